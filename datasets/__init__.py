@@ -1,0 +1,1 @@
+"""The synthetic photo generator and dataset building (YOLO format)."""

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from webapp.cli import build_parser, main, run_json_lines
+
+CONTRACT_COMMANDS = ["score", "settle", "recognize", "group", "standings"]
+
+
+def test_help_lists_contract_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for name in CONTRACT_COMMANDS:
+        assert name in out
+
+
+def test_bad_json_line_does_not_stop_others() -> None:
+    out = io.StringIO()
+    status = run_json_lines(lambda req: {"echo": req}, ["{bad", '{"a": 1}', "[1]"], out)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert status == 2
+    assert lines[0]["error"]["code"] == "bad_json"
+    assert lines[1] == {"echo": {"a": 1}}
+    assert lines[2]["error"]["code"] == "bad_request"
+
+
+def test_parser_knows_serve() -> None:
+    args = build_parser().parse_args(["serve", "--port", "8123"])
+    assert args.port == 8123

@@ -1,0 +1,1 @@
+"""Image in, structured hand out: the tile detector (onnxruntime) and the grouping step."""

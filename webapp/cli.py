@@ -1,0 +1,189 @@
+"""The ``agari`` command line: a thin wrapper over the functions the web app also calls.
+
+JSON commands read one request per line on stdin and answer one line each, in order; a bad
+line is answered with ``{"error": {"code", "message"}}`` and the exit status becomes 2 once
+every line is answered (CONTRACT.md). Heavy packages are imported inside each command so
+that ``agari --help`` and scoring stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from scoring.errors import AgariError, RequestError
+
+EXIT_OK = 0
+EXIT_USER_ERROR = 2
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _error_line(exc: AgariError) -> dict[str, Any]:
+    return {"error": exc.to_dict()}
+
+
+def run_json_lines(handler: Handler, lines: Iterable[str], out: TextIO) -> int:
+    """Answer each JSON request line with one response line; never stop on a bad line."""
+    status = EXIT_OK
+    for raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            request = json.loads(raw)
+            if not isinstance(request, dict):
+                raise RequestError("each line must be a JSON object", code="bad_request")
+            response = handler(request)
+        except json.JSONDecodeError as exc:
+            response = _error_line(
+                RequestError(f"not valid JSON: {exc.msg} (column {exc.colno})", code="bad_json")
+            )
+            status = EXIT_USER_ERROR
+        except AgariError as exc:
+            response = _error_line(exc)
+            status = EXIT_USER_ERROR
+        out.write(json.dumps(response, ensure_ascii=False) + "\n")
+        out.flush()
+    return status
+
+
+def not_yet(feature: str, issue: str) -> int:
+    """A command whose implementation belongs to another issue: say so, exit 2."""
+    print(
+        f"agari: {feature} is not implemented yet (tracked in the issue {issue!r}).",
+        file=sys.stderr,
+    )
+    return EXIT_USER_ERROR
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from waitress import serve
+
+    from webapp.app import create_app
+
+    print(f"Agari serving on http://{args.host}:{args.port}/", flush=True)
+    serve(create_app(), host=args.host, port=args.port, threads=args.threads)
+    return EXIT_OK
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    return not_yet("agari score", "Scoring engine: every riichi hand scored exactly")
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    return not_yet("agari settle", "Scoring engine: every riichi hand scored exactly")
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    return not_yet("agari standings", "Rulesets as data, and the whole game around a hand")
+
+
+def cmd_game(args: argparse.Namespace) -> int:
+    return not_yet("agari game", "Rulesets as data, and the whole game around a hand")
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    return not_yet("agari rules", "Rulesets as data, and the whole game around a hand")
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    return not_yet(
+        "agari recognize", "The tile detector: train it, ship it, and prove it on real photos"
+    )
+
+
+def cmd_group(args: argparse.Namespace) -> int:
+    return not_yet("agari group", "Grouping: from tile boxes to the hand a referee would read")
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    return not_yet(
+        "agari train", "The tile detector: train it, ship it, and prove it on real photos"
+    )
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    return not_yet("agari generate", "Synthetic photos of revealed hands")
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    return not_yet("agari table", "Table ledger: keep a whole game's score")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agari",
+        description="Score riichi-mahjong hands, from a photo or from notation.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("score", help="score hands (text, or --json lines on stdin)")
+    p.add_argument("--json", action="store_true", help="JSON Lines in and out (CONTRACT.md)")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("settle", help="settle one discard's wins with the table state (--json)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_settle)
+
+    p = sub.add_parser("recognize", help="detect tiles in a photo and rebuild the hand")
+    p.add_argument("photo")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_recognize)
+
+    p = sub.add_parser("group", help="rebuild the hand from detections given on stdin (--json)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_group)
+
+    p = sub.add_parser("standings", help="final standings of a game under a ruleset (--json)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_standings)
+
+    p = sub.add_parser("game", help="replay a list of hand outcomes under a ruleset (--json)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_game)
+
+    p = sub.add_parser("rules", help="list, show or diff rulesets")
+    p.add_argument("action", nargs="?", default="list", choices=["list", "show", "diff"])
+    p.add_argument("ids", nargs="*")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("serve", help="serve the web app")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--threads", type=int, default=8)
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("train", help="train the tile detector (extra 'train')")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("generate", help="render synthetic labelled photos")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("table", help="table ledger: export a game")
+    p.set_defaults(func=cmd_table)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USER_ERROR
+    try:
+        return int(args.func(args))
+    except AgariError as exc:
+        print(f"agari: error [{exc.code}]: {exc.message}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
