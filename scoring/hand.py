@@ -1,0 +1,123 @@
+"""Called and concealed melds, as immutable values.
+
+A :class:`Meld` is one declared set: a chi, a pon, or one of the three kans. It knows its
+tiles (red fives kept), where the called tile came from (relative to the caller: ``left``
+is kamicha, ``across`` toimen, ``right`` shimocha; absent for a closed kan) and whether it
+opens the hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from scoring.errors import NotationError
+from scoring.tiles import Tile
+
+MeldKind = Literal["chi", "pon", "daiminkan", "kakan", "ankan"]
+Direction = Literal["left", "across", "right"]
+
+MELD_KINDS: tuple[str, ...] = ("chi", "pon", "daiminkan", "kakan", "ankan")
+DIRECTIONS: tuple[str, ...] = ("left", "across", "right")
+KAN_KINDS = frozenset({"daiminkan", "kakan", "ankan"})
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """One declared set. Tiles are kept as given (sorted by kind), red fives included.
+
+    >>> m = Meld.parse("pon", "555z", "left")
+    >>> m.base, m.is_open, m.is_kan, str(m)
+    (31, True, False, 'pon 555z from left')
+    """
+
+    kind: MeldKind
+    tiles: tuple[Tile, ...]
+    from_: Direction | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in MELD_KINDS:
+            raise NotationError(
+                f"unknown meld kind {self.kind!r} (expected one of {', '.join(MELD_KINDS)})",
+                code="bad_meld",
+            )
+        kinds = sorted(t.kind for t in self.tiles)
+        need = 4 if self.kind in KAN_KINDS else 3
+        if len(kinds) != need:
+            raise NotationError(
+                f"a {self.kind} has {need} tiles, not {len(kinds)}: {self._text()!r}",
+                code="bad_meld",
+            )
+        if self.kind == "chi":
+            ok = (
+                kinds[0] < 27
+                and kinds[0] // 9 == kinds[2] // 9
+                and kinds[1] == kinds[0] + 1
+                and kinds[2] == kinds[0] + 2
+            )
+            if not ok:
+                raise NotationError(
+                    f"a chi is three consecutive tiles of one suit, not {self._text()!r}",
+                    code="bad_meld",
+                )
+        elif kinds[0] != kinds[-1]:
+            raise NotationError(
+                f"a {self.kind} is {need} identical tiles, not {self._text()!r}", code="bad_meld"
+            )
+        if self.kind == "ankan":
+            if self.from_ is not None:
+                raise NotationError(
+                    f"a closed kan is not called from anyone (got from={self.from_!r})",
+                    code="bad_meld",
+                )
+        elif self.from_ not in DIRECTIONS:
+            raise NotationError(
+                f"a {self.kind} needs 'from' (left, across or right), not {self.from_!r}",
+                code="bad_meld",
+            )
+        if self.kind == "chi" and self.from_ != "left":
+            raise NotationError(
+                f"a chi can only be called from the player on the left, not {self.from_!r}",
+                code="bad_meld",
+            )
+
+    def _text(self) -> str:
+        from scoring.notation import format_tiles
+
+        return format_tiles(self.tiles)
+
+    @classmethod
+    def parse(cls, kind: str, tiles: str, from_: str | None = None) -> Meld:
+        """A meld from its kind, MPSZ tiles and direction."""
+        from scoring.notation import parse_tiles
+
+        parsed = tuple(sorted(parse_tiles(tiles), key=lambda t: (t.kind, not t.red)))
+        return cls(kind, parsed, from_)  # type: ignore[arg-type]
+
+    @property
+    def base(self) -> int:
+        """The lowest kind of the set (the run's start, or the triplet's kind)."""
+        return min(t.kind for t in self.tiles)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether this meld opens the hand (every call but a closed kan)."""
+        return self.kind != "ankan"
+
+    @property
+    def is_kan(self) -> bool:
+        return self.kind in KAN_KINDS
+
+    @property
+    def is_run(self) -> bool:
+        return self.kind == "chi"
+
+    def __str__(self) -> str:
+        text = f"{self.kind} {self._text()}"
+        return text if self.from_ is None else f"{text} from {self.from_}"
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({self.kind!r}, {self._text()!r}, {self.from_!r})"
+
+
+__all__ = ["DIRECTIONS", "KAN_KINDS", "MELD_KINDS", "Direction", "Meld", "MeldKind"]
