@@ -16,13 +16,43 @@ def _pending(what: str) -> AgariError:
 
 
 def score(request: dict[str, Any]) -> dict[str, Any]:
-    """Score one winning hand (``agari score`` / ``POST /api/v1/score``)."""
-    raise _pending("score")
+    """Score one winning hand (``agari score`` / ``POST /api/v1/score``).
+
+    Raises :class:`~scoring.errors.RequestError` (unknown field, wrong type),
+    :class:`~scoring.errors.NotationError`, :class:`~scoring.errors.InvalidHandError`
+    (impossible tiles or a contradictory situation), :class:`~scoring.errors.NotAWinError`
+    and :class:`~scoring.errors.NoYakuError`.
+    """
+    from scoring.request import parse_score_request
+
+    req = parse_score_request(request)
+    if req.ruleset.scoring == "zung_jung":
+        return _zung_jung(req)
+    from scoring.scorer import score_request
+
+    return score_request(req).to_dict()
+
+
+def _zung_jung(req: Any) -> dict[str, Any]:
+    """Zung Jung hands go to their own scorer (``scoring.zungjung``), imported lazily."""
+    try:
+        from scoring.zungjung import score_request as zj_score_request
+    except ModuleNotFoundError as exc:
+        if exc.name != "scoring.zungjung":  # a real bug inside it must not be hidden
+            raise
+        raise AgariError(
+            "the Zung Jung scorer (scoring.zungjung) is not available in this build",
+            code="not_implemented",
+        ) from exc
+    return zj_score_request(req, req.ruleset)
 
 
 def settle(request: dict[str, Any]) -> dict[str, Any]:
     """Settle one discard's wins with the table state (``agari settle`` / ``/api/v1/settle``)."""
-    raise _pending("settle")
+    from scoring.payments import settle_request
+    from scoring.request import parse_settle_request
+
+    return settle_request(parse_settle_request(request))
 
 
 def standings(request: dict[str, Any]) -> dict[str, Any]:
