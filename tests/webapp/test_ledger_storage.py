@@ -12,10 +12,11 @@ import pytest
 from sqlalchemy import inspect
 
 from scoring.errors import AgariError
-from tests.webapp.ledger_fixtures import db_url, pg_admin_url, pg_url, store  # noqa: F401
 from webapp.ledger import repository as repo
 from webapp.ledger.db import LedgerStore, resolve_url
 from webapp.ledger.repository import TableRecord
+
+pytest_plugins = ["tests.webapp.ledger_fixtures"]
 
 PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
 
@@ -108,7 +109,7 @@ def test_one_tables_token_does_not_open_another(store: LedgerStore) -> None:
 def test_tokens_are_random_and_only_their_hash_is_stored(store: LedgerStore) -> None:
     tokens = {repo.new_token() for _ in range(200)}
     assert len(tokens) == 200
-    table, token = _new(store)
+    _table, token = _new(store)
     with store.engine.connect() as conn:
         rows = conn.exec_driver_sql("SELECT * FROM ledger_tables").all()
     dump = repr(rows)
