@@ -1,0 +1,183 @@
+"""From a parsed score request to the Zung Jung scorer, and back to CONTRACT.md's response.
+
+The response keeps every key of the riichi response: ``han`` and ``fu`` are null (Zung Jung
+has neither), ``yakuman`` is 0, ``fu_details`` is empty, ``yaku`` lists the counted patterns
+(id, name, value, Kwan's number; Value Honor once per set with its tile) and ``points`` is
+the hand value V. Added fields: ``scoring`` ("zung_jung"), ``pattern_table``, ``raw_points``
+(the sum before the limits), ``reading`` (the sets scored) and ``responsible`` (who paid for
+the discard, after the same-turn rule; null for a self-draw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scoring.errors import InvalidHandError
+from scoring.ruleset import Ruleset
+from scoring.tiles import NUM_KINDS, kind_name, wind_kind
+from scoring.zungjung.evaluate import Evaluation, Outcome, Scored, evaluate
+from scoring.zungjung.hand import Hand, Meld
+from scoring.zungjung.payoff import payments, responsible_seat
+from scoring.zungjung.table import Table, load_table
+
+if TYPE_CHECKING:
+    from scoring.request import ScoreRequest
+
+#: CONTRACT flags -> the Zung Jung hand's incidental flags (WSOM.md §1, 9.x).
+FLAG_MAP = {
+    "haitei": "final_draw",
+    "houtei": "final_discard",
+    "rinshan": "win_on_kong",
+    "chankan": "robbing_kong",
+    "tenhou": "heaven",
+    "chiihou": "earth",
+}
+
+_MELD_MAP = {
+    "chi": ("chow", False),
+    "pon": ("pung", False),
+    "daiminkan": ("kong", False),
+    "kakan": ("kong", False),
+    "ankan": ("kong", True),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A scored Zung Jung win: the evaluation, the table used and every seat's change."""
+
+    evaluation: Evaluation
+    table: Table
+    deltas: dict[str, int]
+    responsible: str | None
+
+    @property
+    def value(self) -> int:
+        return self.evaluation.best.value
+
+
+def score_hand(
+    hand: Hand,
+    ruleset: Ruleset,
+    *,
+    winner: str,
+    discarder: str | None = None,
+    same_turn_discarders: Sequence[str] = (),
+) -> Result:
+    """Value and payoff of one win under a Zung Jung ruleset.
+
+    ``discarder``: the seat whose discard (or added kong tile) was won on; None for a
+    self-draw. ``same_turn_discarders``: who else discarded that tile earlier in this
+    go-around, in order (same-turn immunity, WSOM.md §3).
+    """
+    if hand.self_drawn and discarder is not None:
+        raise InvalidHandError("a self-drawn win has no discarder", code="tsumo_with_discarder")
+    if not hand.self_drawn and discarder is None:
+        raise InvalidHandError("a win on a discard needs the discarder", code="missing_discarder")
+    table = load_table(ruleset.zj_table)
+    ev = evaluate(hand, table, min_points=ruleset.zj_min_points)
+    who = responsible_seat(winner, discarder, same_turn_discarders)
+    deltas = payments(ev.best.value, winner, who, par=table.par, scheme=ruleset.zj_payoff)
+    return Result(ev, table, deltas, who)
+
+
+def hand_from_request(req: ScoreRequest) -> Hand:
+    """The scorer's :class:`Hand` from a parsed request (red fives are plain fives here)."""
+    not_zj = sorted(req.flags - set(FLAG_MAP))
+    if not_zj:
+        raise InvalidHandError(
+            f"flag(s) {', '.join(map(repr, not_zj))} do not exist in Zung Jung "
+            f"(ruleset {req.ruleset.id!r}); known: {' '.join(FLAG_MAP)}",
+            code="flag_not_in_ruleset",
+        )
+    if req.win_tile is None:
+        raise InvalidHandError("win_tile is missing", code="missing_win_tile")
+    counts = [0] * NUM_KINDS
+    for t in req.closed:
+        counts[t.kind] += 1
+    melds = tuple(
+        Meld(_MELD_MAP[m.kind][0], m.base, concealed=_MELD_MAP[m.kind][1])  # type: ignore[arg-type]
+        for m in req.melds
+    )
+    flags = {FLAG_MAP[f]: True for f in req.flags}
+    return Hand(
+        concealed=tuple(counts),
+        win_tile=req.win_tile.kind,
+        melds=melds,
+        self_drawn=req.is_tsumo,
+        seat_wind=wind_kind(req.seat_wind),
+        **flags,
+    )
+
+
+def _warnings(req: ScoreRequest) -> list[str]:
+    out = list(req.warnings)
+    if req.dora_indicators or req.ura_indicators:
+        out.append("Zung Jung has no dora: the indicators were ignored")
+    if req.honba or req.riichi_sticks:
+        out.append("Zung Jung has no honba or riichi sticks: they were ignored")
+    if req.pao is not None:
+        out.append("Zung Jung has no pao: the liable seat was ignored")
+    if any(t.red for t in req.all_tiles):
+        out.append("red fives score as plain fives in Zung Jung")
+    return out
+
+
+def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, Any]]:
+    out = []
+    for s in patterns:
+        if s.id == "chicken_hand":
+            out.append({"id": s.id, "name": "Chicken Hand", "value": s.value, "number": None})
+            continue
+        p = table.patterns[s.id]
+        d: dict[str, Any] = {"id": s.id, "name": p.name, "value": s.value, "number": p.number}
+        if s.tile is not None:
+            d["tile"] = kind_name(s.tile)
+        out.append(d)
+    return out
+
+
+def _outcome_dict(o: Outcome, table: Table) -> dict[str, Any]:
+    return {
+        "points": o.value,
+        "raw_points": o.raw,
+        "limit": o.limit,
+        "yaku": pattern_dicts(o.patterns, table),
+        "reading": o.reading.describe(),
+    }
+
+
+def response(result: Result, warnings: Sequence[str] = ()) -> dict[str, Any]:
+    """The CONTRACT.md score response of a Zung Jung result."""
+    best = result.evaluation.best
+    return {
+        "han": None,
+        "fu": None,
+        "limit": best.limit,
+        "yakuman": 0,
+        "yaku": pattern_dicts(best.patterns, result.table),
+        "fu_details": [],
+        "points": best.value,
+        "deltas": result.deltas,
+        "alternatives": [_outcome_dict(o, result.table) for o in result.evaluation.alternatives],
+        "warnings": list(warnings),
+        "scoring": "zung_jung",
+        "pattern_table": result.table.id,
+        "raw_points": best.raw,
+        "reading": best.reading.describe(),
+        "responsible": result.responsible,
+    }
+
+
+def score_request(req: ScoreRequest, ruleset: Ruleset) -> dict[str, Any]:
+    """Score a parsed request under a Zung Jung ruleset (called by ``scoring.api.score``).
+
+    The request's ``discarder`` is the responsible seat: a caller applying the same-turn
+    rule passes the first discarder of the go-around there (or ``win: tsumo`` when the
+    winner had discarded the tile himself), see :func:`responsible_seat`.
+    """
+    hand = hand_from_request(req)
+    result = score_hand(hand, ruleset, winner=req.seat_wind, discarder=req.discarder)
+    return response(result, _warnings(req))
