@@ -1,0 +1,101 @@
+"""Exports of a whole game: JSON, a plain-text log of results, and a Tenhou-style log.
+
+The Tenhou form follows tenhou.net/6's JSON log (``title``, ``name``, ``rule``, ``log``,
+``sc``): one array per hand with ``[round index, honba, riichi sticks]``, the scores at
+its start, and its result (``和了`` with each seat's change and who won from whom, or a
+draw's name). The ledger knows results, not tiles, so the tile arrays (dora, ura, each
+seat's starting hand, draws and discards) are empty: viewers show the scores of every hand
+and skip the play-by-play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webapp.ledger.repository import SEATS, TableRecord
+from webapp.ledger.state import public_view
+
+WINDS = "ESWN"
+#: Tenhou's names of the ends of a hand that are not wins.
+DRAW_NAMES = {
+    "draw": "流局",
+    "nagashi": "流し満貫",
+    "nine_terminals": "九種九牌",
+    "four_winds": "四風連打",
+    "four_kans": "四槓散了",
+    "four_riichi": "四家立直",
+    "triple_ron": "三家和了",
+    "chombo": "チョンボ",
+}
+
+
+def _round_index(round_code: str) -> int:
+    """``E1`` -> 0 ... ``S4`` -> 7, ``W1`` -> 8 (Tenhou numbers hands through the game)."""
+    return WINDS.index(round_code[0]) * 4 + int(round_code[1:]) - 1
+
+
+def _tenhou_hand(hand: dict[str, Any]) -> list[Any]:
+    deltas = [hand["deltas"][s] for s in SEATS]
+    if hand["kind"] in ("ron", "tsumo"):
+        result: list[Any] = ["和了"]
+        for win in hand.get("wins", []):
+            who = SEATS.index(win["winner"])
+            frm = SEATS.index(win["from"]) if win.get("from") else who
+            result += [deltas, [who, frm, who, win.get("text", "")]]
+    else:
+        name = DRAW_NAMES.get(hand.get("reason") or hand["kind"], "流局")
+        result = [name, deltas]
+    empty: list[list[Any]] = [[] for _ in range(14)]  # dora, ura, 4 x (hand, draws, discards)
+    return [
+        [_round_index(hand["round"]), hand["honba"], hand["riichi_sticks"]],
+        [hand["scores_before"][s] for s in SEATS],
+        *empty,
+        result,
+    ]
+
+
+def tenhou_log(table: TableRecord, board: dict[str, Any]) -> dict[str, Any]:
+    sc: list[Any] = []
+    final = {row["seat"]: row for row in board.get("standings") or []}
+    for s in SEATS:
+        sc += [
+            board["scores"][s] / 100 if board.get("scores") else 0,
+            final.get(s, {}).get("result"),
+        ]
+    return {
+        "title": [table.title or table.id, table.created_at.date().isoformat()],
+        "name": [table.players[s] for s in SEATS],
+        "rule": {
+            "disp": table.ruleset if isinstance(table.ruleset, str) else table.ruleset["base"]
+        },
+        "log": [_tenhou_hand(h) for h in board.get("hands", [])],
+        "sc": sc,
+    }
+
+
+def text_log(table: TableRecord, board: dict[str, Any]) -> str:
+    names = [table.players[s] for s in SEATS]
+    lines = [f"# {table.title or table.id} · {table.ruleset} · " + " / ".join(names)]
+    for h in board.get("hands", []):
+        deltas = "  ".join(f"{h['deltas'][s]:+6d}" if h["deltas"][s] else "      " for s in SEATS)
+        after = " ".join(f"{h['scores_after'][s]:6d}" for s in SEATS)
+        lines.append(
+            f"{h['seq']:3d}  {h['round']}-{h['honba']}  {h['summary']:<44} {deltas}  | {after}"
+        )
+    if board.get("error"):
+        lines.append(f"!! the replay stops: {board['error']['message']} ({board['error']['code']})")
+    if board.get("standings"):
+        lines.append("final: " + ", ".join(
+            f"{r['rank']}. {table.players[r['seat']]} {r['score']} ({r['result']:+})"
+            for r in board["standings"]
+        ))  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def export_game(table: TableRecord) -> dict[str, Any]:
+    """Everything about a table: its public view, the text log and the Tenhou-style log."""
+    view = public_view(table)
+    board = view["scoreboard"]
+    doc: dict[str, Any] = {"format": "agari-table/1", **view, "log": text_log(table, board)}
+    doc["tenhou"] = tenhou_log(table, board) if "error" not in board else None
+    return doc
