@@ -1,0 +1,322 @@
+"""The scorer: every reading of the hand, its yaku, fu and value; the best one wins.
+
+:func:`score_request` takes a validated :class:`~scoring.request.ScoreRequest` and returns
+a :class:`ScoreResult`. The chosen reading is the one worth the most: highest basic points
+(what is actually paid), then han, then fu; every other reading is returned in
+``alternatives`` with the reason it loses.
+
+Raises :class:`~scoring.errors.InvalidHandError` (contradictory situation),
+:class:`~scoring.errors.NotAWinError` (no complete reading) and
+:class:`~scoring.errors.NoYakuError` (complete, but no yaku or below ``min_han``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.context import WinContext
+from scoring.errors import InvalidHandError, NotAWinError, NoYakuError
+from scoring.fu import FuItems, fu_of
+from scoring.notation import format_tiles
+from scoring.payments import SEATS, payout
+from scoring.points import LIMIT_BASE, Limit, base_points
+from scoring.reading import Reading, readings
+from scoring.request import ScoreRequest
+from scoring.ruleset import Ruleset
+from scoring.tiles import NUM_KINDS, dora_from_indicator
+from scoring.yaku import YAKUMAN_HAN, evaluate
+
+Yaku = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """A reading that was not chosen, and why."""
+
+    reading: str
+    han: int
+    fu: int
+    basic_points: int
+    yaku: Yaku
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reading": self.reading,
+            "han": self.han,
+            "fu": self.fu,
+            "basic_points": self.basic_points,
+            "yaku": [{"id": i, "han": h} for i, h in self.yaku],
+            "why": self.why,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The score of one win (CONTRACT.md response, plus ``reading`` and ``announce``)."""
+
+    han: int
+    fu: int
+    limit: Limit | None
+    yakuman: int
+    yaku: Yaku
+    fu_details: FuItems
+    points: int
+    deltas: tuple[int, int, int, int]
+    announce: str
+    reading: str
+    alternatives: tuple[Alternative, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        fu_details = []
+        for reason, fu in self.fu_details:
+            code, _, tiles = reason.partition(" ")
+            item: dict[str, Any] = {"fu": fu, "reason": code}
+            if tiles:
+                item["tiles"] = tiles
+            fu_details.append(item)
+        return {
+            "han": self.han,
+            "fu": self.fu,
+            "limit": self.limit,
+            "yakuman": self.yakuman,
+            "yaku": [{"id": i, "han": h} for i, h in self.yaku],
+            "fu_details": fu_details,
+            "points": self.points,
+            "deltas": dict(zip(SEATS, self.deltas, strict=True)),
+            "announce": self.announce,
+            "reading": self.reading,
+            "alternatives": [a.to_dict() for a in self.alternatives],
+            "warnings": [{"code": "assumed", "message": w} for w in self.warnings],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    reading: Reading
+    yaku: Yaku
+    han: int  # yaku han, dora excluded; 13 per yakuman unit
+    yakuman: int
+    fu: int
+    fu_items: FuItems
+    total_han: int
+    base: int
+    limit: Limit | None
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return (self.base, self.total_han, self.fu)
+
+
+def _dora(req: ScoreRequest, ctx: WinContext, rs: Ruleset, warnings: list[str]) -> Yaku:
+    """Dora, ura dora and red fives as ``(id, han)`` items (han > 0 only)."""
+    counts = [0] * NUM_KINDS
+    reds = 0
+    for t in req.all_tiles:
+        counts[t.kind] += 1
+        reds += t.red
+    out: list[tuple[str, int]] = []
+    if rs.dora and req.dora_indicators:
+        indicators = req.dora_indicators
+        if not rs.kan_dora and len(indicators) > 1:
+            warnings.append(f"ruleset {rs.id!r} has no kan dora: only the first indicator counts")
+            indicators = indicators[:1]
+        n = sum(counts[dora_from_indicator(t.kind)] for t in indicators)
+        if n:
+            out.append(("dora", n))
+    if req.ura_indicators:
+        if not ctx.any_riichi:
+            warnings.append("ura dora indicators ignored: the winner is not in riichi")
+        elif rs.ura_dora:
+            ura = req.ura_indicators if rs.kan_ura_dora else req.ura_indicators[:1]
+            n = sum(counts[dora_from_indicator(t.kind)] for t in ura)
+            if n:
+                out.append(("ura_dora", n))
+    if reds:
+        out.append(("aka_dora", reds))
+    return tuple(out)
+
+
+def _score_reading(
+    r: Reading, ctx: WinContext, rs: Ruleset, dora: Yaku, dora_han: int
+) -> _Scored | None:
+    found, units = evaluate(r, ctx, rs)
+    if not found:
+        return None
+    han = sum(h for _, h in found)
+    is_pinfu = any(i == "pinfu" for i, _ in found)
+    fu, items = fu_of(r, ctx, rs, is_pinfu)
+    if units:
+        base, limit = base_points(han, fu, units, rs)
+        return _Scored(r, tuple(found), han, units, fu, items, han, base, limit)
+    if han < rs.min_han:
+        return None
+    total = han + dora_han
+    base, limit = base_points(total, fu, 0, rs)
+    return _Scored(r, tuple(found) + dora, han, 0, fu, items, total, base, limit)
+
+
+def _why(best: _Scored, other: _Scored) -> str:
+    if other.base != best.base:
+        return f"pays less: {other.base} basic points against {best.base}"
+    if other.total_han != best.total_han:
+        return f"fewer han at the same value: {other.total_han} against {best.total_han}"
+    if other.fu != best.fu:
+        return f"fewer fu at the same value: {other.fu} against {best.fu}"
+    return "same value; an earlier reading was kept"
+
+
+def _renhou_fixed(ctx: WinContext, rs: Ruleset, best: _Scored | None) -> _Scored | None:
+    """Renhou worth a fixed limit (mangan/baiman): it replaces the hand when worth more."""
+    if not ctx.renhou or rs.renhou not in ("mangan", "baiman") or best is None:
+        return best
+    limit: Limit = "mangan" if rs.renhou == "mangan" else "baiman"
+    base = LIMIT_BASE[limit]
+    if best.yakuman or best.base >= base:
+        return best
+    han = 5 if limit == "mangan" else 8
+    return _Scored(
+        best.reading, (("renhou", han),), han, 0, best.fu, best.fu_items, han, base, limit
+    )
+
+
+def _nagashi(req: ScoreRequest, ctx: WinContext, warnings: list[str]) -> ScoreResult:
+    rs = req.ruleset
+    if not rs.nagashi_mangan:
+        raise InvalidHandError(
+            f"ruleset {rs.id!r} has no nagashi mangan", code="nagashi_not_in_ruleset"
+        )
+    if not req.is_tsumo:
+        raise InvalidHandError("nagashi mangan is paid like a tsumo", code="nagashi_on_ron")
+    pay = payout(
+        LIMIT_BASE["mangan"],
+        winner=req.seat_wind,
+        tsumo=True,
+        discarder=None,
+        honba=req.honba,
+        riichi_sticks=req.riichi_sticks,
+        rs=rs,
+    )
+    return ScoreResult(
+        han=5,
+        fu=0,
+        limit="mangan",
+        yakuman=0,
+        yaku=(("nagashi_mangan", 5),),
+        fu_details=(),
+        points=pay.points,
+        deltas=pay.deltas,
+        announce=pay.announce,
+        reading="nagashi mangan: every discard a terminal or honour, none called",
+        warnings=tuple(warnings),
+    )
+
+
+def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResult:
+    """Score one validated request. See the module docstring for what it raises."""
+    rs = req.ruleset
+    ctx = WinContext.from_request(req)
+    ctx.validate(rs, req.melds)
+    warnings = list(req.warnings)
+    if ctx.ippatsu and not rs.ippatsu:
+        warnings.append(f"ruleset {rs.id!r} has no ippatsu; the flag was ignored")
+    if ctx.renhou and rs.renhou == "none":
+        warnings.append(f"ruleset {rs.id!r} has no renhou; the flag was ignored")
+    if req.is_nagashi:
+        return _nagashi(req, ctx, warnings)
+    win_tile = req.win_tile
+    if win_tile is None:  # check_tile_counts already refuses this; kept for direct callers
+        raise InvalidHandError("win_tile is missing", code="missing_win_tile")
+    closed = [0] * NUM_KINDS
+    for t in req.closed:
+        closed[t.kind] += 1
+    found = readings(tuple(closed), win_tile.kind, req.melds, req.is_tsumo)
+    if not found:
+        raise NotAWinError(
+            f"not a complete hand: {format_tiles(req.closed, sort=True)} + {win_tile} "
+            f"with {len(req.melds)} meld(s) has no reading as four sets and a pair, "
+            "seven pairs or kokushi",
+            code="not_a_win",
+        )
+    dora = _dora(req, ctx, rs, warnings)
+    dora_han = sum(h for _, h in dora)
+    scored: list[_Scored] = []
+    no_yaku: list[Reading] = []
+    for r in found:
+        s = _score_reading(r, ctx, rs, dora, dora_han)
+        if s is None:
+            no_yaku.append(r)
+        else:
+            scored.append(s)
+    best = max(scored, key=lambda s: s.key) if scored else None
+    best = _renhou_fixed(ctx, rs, best)
+    if best is None:
+        if rs.min_han > 1:
+            raise NoYakuError(
+                f"the hand has fewer than {rs.min_han} han of yaku (dora do not count)",
+                code="below_min_han",
+            )
+        raise NoYakuError(
+            "the hand is complete but has no yaku (dora alone do not make a win)",
+            code="no_yaku",
+        )
+    pao_base = 0
+    if req.pao is not None and best.yakuman:
+        pao_units = sum(h for i, h in best.yaku if i in rs.pao) // YAKUMAN_HAN
+        pao_base = 8000 * pao_units
+        if not pao_units:
+            warnings.append(f"pao {req.pao} ignored: no yakuman of {list(rs.pao)} in the hand")
+    elif req.pao is not None:
+        warnings.append(f"pao {req.pao} ignored: the hand is not a yakuman")
+    pay = payout(
+        best.base,
+        winner=req.seat_wind,
+        tsumo=req.is_tsumo,
+        discarder=req.discarder,
+        honba=req.honba,
+        riichi_sticks=req.riichi_sticks,
+        rs=rs,
+        pao=req.pao,
+        pao_base=pao_base,
+    )
+    alts: tuple[Alternative, ...] = ()
+    if alternatives:
+        alts = _alternatives(best, scored, no_yaku)
+    return ScoreResult(
+        han=best.total_han,
+        fu=best.fu,
+        limit=best.limit,
+        yakuman=best.yakuman,
+        yaku=best.yaku,
+        fu_details=best.fu_items,
+        points=pay.points,
+        deltas=pay.deltas,
+        announce=pay.announce,
+        reading=best.reading.describe(),
+        alternatives=alts,
+        warnings=tuple(warnings),
+    )
+
+
+def _alternatives(
+    best: _Scored, scored: list[_Scored], no_yaku: list[Reading]
+) -> tuple[Alternative, ...]:
+    out: list[Alternative] = []
+    seen = {best.reading.describe()}
+    for s in sorted(scored, key=lambda s: s.key, reverse=True):
+        text = s.reading.describe()
+        if text in seen:
+            continue
+        seen.add(text)
+        out.append(Alternative(text, s.total_han, s.fu, s.base, s.yaku, _why(best, s)))
+    for r in no_yaku:
+        text = r.describe()
+        if text not in seen:
+            seen.add(text)
+            out.append(Alternative(text, 0, 0, 0, (), "no yaku in this reading"))
+    return tuple(out)
+
+
+__all__ = ["Alternative", "ScoreResult", "score_request"]
