@@ -179,6 +179,14 @@ class Ruleset:
     #: Honba go to every winner of a multiple ron (False: the first winner only).
     multi_ron_honba_each: bool = False
 
+    # --- Zung Jung (only read when scoring = "zung_jung") ------------------------------
+    #: Pattern-value table: a ``scoring/zungjung/table_*.toml`` id, each value with its source.
+    zj_table: Literal["v3.3", "v1.03"] = "v3.3"
+    #: Fewest points that may win (5 forbids the 1-point chicken hand; 0: no minimum).
+    zj_min_points: int = 0
+    #: "formal": above 25 the discarder pays 3V-50, the others 25; "uniform": all pay V.
+    zj_payoff: Literal["formal", "uniform"] = "formal"
+
     #: The game around the hands (``[game]`` table).
     game: GameRules = field(default_factory=GameRules)
 
@@ -315,6 +323,8 @@ def _validate(rs: Ruleset, file: str) -> None:
         raise RulesetError(f"{file}: double_wind_pair_fu must be 2 or 4", code="bad_ruleset_value")
     if rs.min_han < 1:
         raise RulesetError(f"{file}: min_han must be at least 1", code="bad_ruleset_value")
+    if rs.zj_min_points < 0:
+        raise RulesetError(f"{file}: zj_min_points must not be negative", code="bad_ruleset_value")
     _validate_game(rs, file)
 
 
