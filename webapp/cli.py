@@ -73,11 +73,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    return not_yet("agari score", "Scoring engine: every riichi hand scored exactly")
+    """Score requests read as JSON Lines on stdin: JSON Lines out with --json, else text."""
+    from scoring.api import score
+
+    if args.json:
+        return run_json_lines(score, sys.stdin, sys.stdout)
+    from scoring.explain import explain
+
+    class _Text:
+        """Turns each JSON response line into readable text as it is written."""
+
+        def write(self, line: str) -> None:
+            print(explain(json.loads(line)) + "\n", file=sys.stdout)
+
+        def flush(self) -> None:
+            sys.stdout.flush()
+
+    return run_json_lines(score, sys.stdin, _Text())  # type: ignore[arg-type]
 
 
 def cmd_settle(args: argparse.Namespace) -> int:
-    return not_yet("agari settle", "Scoring engine: every riichi hand scored exactly")
+    """Settle requests (JSON Lines on stdin), one JSON response line each."""
+    from scoring.api import settle
+
+    return run_json_lines(settle, sys.stdin, sys.stdout)
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
