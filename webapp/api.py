@@ -1,0 +1,96 @@
+"""The JSON API under ``/api/v1``: the CONTRACT.md commands over HTTP.
+
+Every view parses, calls ``scoring.api`` or ``vision.api``, and returns what it got; the
+request and response bodies are exactly those of ``agari <command> --json``. Errors are
+raised as :class:`AgariError` and answered by :mod:`webapp.errors`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, render_template, request
+
+import scoring.api
+import vision.api
+from scoring.errors import AgariError, RequestError
+from scoring.ruleset import list_rulesets, load_ruleset
+from webapp.images import check_image
+from webapp.openapi import openapi_document
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def json_body() -> dict[str, Any]:
+    """The request body as a JSON object, whatever the declared content type."""
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        message = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+        raise RequestError(f"the body is not valid JSON: {message}", code="bad_json") from None
+    if not isinstance(body, dict):
+        raise RequestError(
+            f"the body must be a JSON object, not {type(body).__name__}", code="bad_request"
+        )
+    return body
+
+
+@bp.post("/score")
+def score() -> Any:
+    return jsonify(scoring.api.score(json_body()))
+
+
+@bp.post("/settle")
+def settle() -> Any:
+    return jsonify(scoring.api.settle(json_body()))
+
+
+@bp.post("/standings")
+def standings() -> Any:
+    return jsonify(scoring.api.standings(json_body()))
+
+
+@bp.post("/group")
+def group() -> Any:
+    return jsonify(vision.api.group(json_body()))
+
+
+@bp.post("/recognize")
+def recognize() -> Any:
+    upload = request.files.get("photo")
+    if upload is None:
+        raise RequestError(
+            "send the photo as multipart/form-data in the field 'photo'", code="missing_photo"
+        )
+    checked = check_image(upload.read(), max_pixels=int(current_app.config["MAX_IMAGE_PIXELS"]))
+    return jsonify(vision.api.recognize(checked.data))
+
+
+def ruleset_choices() -> list[dict[str, str]]:
+    """Every shipped ruleset's id and name; one that fails to load is listed by id only,
+    so that a broken file shows up as an error when picked instead of hiding the others."""
+    items = []
+    for rid in list_rulesets():
+        try:
+            name = load_ruleset(rid).name
+        except AgariError:
+            name = rid
+        items.append({"id": rid, "name": name})
+    return items
+
+
+@bp.get("/rulesets")
+def rulesets() -> Any:
+    return jsonify({"rulesets": ruleset_choices()})
+
+
+@bp.get("/openapi.json")
+def openapi() -> Any:
+    return jsonify(openapi_document())
+
+
+@bp.get("/docs")
+def docs() -> str:
+    return render_template("docs.html", doc=openapi_document())

@@ -1,0 +1,564 @@
+/* The home and result views: photo -> /api/v1/recognize -> editable hand -> /api/v1/score,
+ * recomputed on every change. Plain JavaScript, no build step. */
+(function () {
+  "use strict";
+  const T = window.AgariTiles;
+  const I18N = JSON.parse(document.getElementById("i18n").textContent);
+  const $ = (sel) => document.querySelector(sel);
+  const app = $("#app");
+  const SEATS = ["E", "S", "W", "N"];
+  const MELD_KINDS = ["chi", "pon", "daiminkan", "kakan", "ankan"];
+  const MELD_SIZE = {chi: 3, pon: 3, daiminkan: 4, kakan: 4, ankan: 4};
+  const LIMITS = ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"];
+
+  function t(key, vars) {
+    let s = (I18N.ui && I18N.ui[key]) || key;
+    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
+    return s;
+  }
+  const yakuName = (id) => (I18N.yaku && I18N.yaku[id]) || id.replace(/_/g, " ");
+  const fuName = (r) => (I18N.fu && I18N.fu[r]) || r.replace(/_/g, " ");
+  const errorText = (e) => (I18N.errors && I18N.errors[e.code]) || e.message || e.code;
+
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  }
+
+  // ---------------------------------------------------------------- state
+  const state = {
+    hand: {closed: [], win: null, melds: [], dora: [], ura: []},
+    recog: null,
+    tileWarnings: {},   // "zone:index" -> [messages]
+    selected: null,     // {zone, meld, index} ; index null = append
+    score: null,
+    seq: 0,
+    overlay: loadOverlay(),
+  };
+
+  function loadOverlay() {
+    try { return JSON.parse(sessionStorage.getItem("agari.overlay") || "null"); } catch (e) { return null; }
+  }
+
+  // ---------------------------------------------------------------- views
+  function show(view) {
+    $("#home").hidden = view !== "home";
+    $("#result").hidden = view !== "result";
+    app.dataset.view = view;
+  }
+
+  // ---------------------------------------------------------------- photo
+  async function sendPhoto(blob, name) {
+    const status = $("#home-status");
+    status.textContent = t("recognizing");
+    status.className = "status busy";
+    const form = new FormData();
+    form.append("photo", blob, name || "photo.jpg");
+    let body;
+    let resp;
+    try {
+      resp = await fetch("/api/v1/recognize", {method: "POST", body: form});
+      body = await resp.json();
+    } catch (e) {
+      status.textContent = t("network_error");
+      status.className = "status error";
+      return;
+    }
+    if (!resp.ok) {
+      status.textContent = errorText(body.error || {code: "error"});
+      status.className = "status error";
+      status.dataset.code = (body.error && body.error.code) || "";
+      return;
+    }
+    status.textContent = "";
+    status.className = "status";
+    const url = URL.createObjectURL(blob);
+    loadRecognition(body, url);
+    history.pushState({view: "result"}, "", "#result");
+    show("result");
+  }
+
+  function onFile(ev) {
+    const file = ev.target.files && ev.target.files[0];
+    if (file) sendPhoto(file, file.name);
+    ev.target.value = "";
+  }
+
+  async function onExample(ev) {
+    const src = ev.currentTarget.dataset.src;
+    const resp = await fetch(src);
+    const blob = await resp.blob();
+    sendPhoto(blob, src.split("/").pop());
+  }
+
+  function safeParse(str) {
+    try { return T.parse(str || ""); } catch (e) { return []; }
+  }
+
+  function loadRecognition(rec, photoUrl) {
+    state.recog = rec;
+    const hand = rec.hand;
+    const H = {closed: [], win: null, melds: [], dora: [], ura: []};
+    if (hand) {
+      H.closed = safeParse(hand.closed);
+      H.win = hand.win_tile || null;
+      H.melds = (hand.melds || []).map((m) => ({kind: m.kind, tiles: safeParse(m.tiles), from: m.from || "left"}));
+      H.dora = (hand.dora_indicators || []).slice();
+      H.ura = (hand.ura_indicators || []).slice();
+      if (hand.win) setRadio("win", hand.win);
+    } else {
+      const tiles = (rec.hand_tiles || []).map((x) => x.replace("'", "")).filter((x) => T.isTile(x) && x !== "x");
+      H.win = tiles.length ? tiles[tiles.length - 1] : null;
+      H.closed = tiles.slice(0, -1);
+    }
+    state.hand = H;
+    state.tileWarnings = {};
+    renderPhoto(rec, photoUrl);
+    renderWarnings(rec.warnings || []);
+    renderCandidates(rec);
+    renderHand();
+    scheduleScore();
+  }
+
+  function renderPhoto(rec, url) {
+    const panel = $("#photo-panel");
+    panel.hidden = !url;
+    if (!url) return;
+    $("#photo").src = url;
+    const boxes = $("#boxes");
+    boxes.replaceChildren();
+    const W = rec.width || 1, H = rec.height || 1;
+    for (const d of rec.detections || []) {
+      const [x1, y1, x2, y2] = d.box;
+      const conf = Math.round((d.confidence || 0) * 100);
+      const box = h("div", {class: "box" + (d.confidence < 0.6 ? " low" : ""), title: d.tile + " " + conf + "%"},
+        h("span", {class: "box-label", text: d.tile + " " + conf + "%"}));
+      box.style.left = (100 * x1 / W) + "%";
+      box.style.top = (100 * y1 / H) + "%";
+      box.style.width = (100 * (x2 - x1) / W) + "%";
+      box.style.height = (100 * (y2 - y1) / H) + "%";
+      boxes.append(box);
+    }
+    $("#detections-summary").textContent = t("detections_found", {n: (rec.detections || []).length});
+  }
+
+  function warningText(w) {
+    if (typeof w === "string") return w;
+    return (I18N.warnings && I18N.warnings[w.code]) ? I18N.warnings[w.code] + (w.message ? " — " + w.message : "") : (w.message || w.code);
+  }
+
+  // A warning names its tile by `tile` (and maybe `index`) in some form; attach it to the
+  // first hand tile that matches, else show it above the hand.
+  function renderWarnings(warnings) {
+    const list = $("#hand-warnings");
+    list.replaceChildren();
+    for (const w of warnings) {
+      const tile = w && (w.tile || (w.tiles && w.tiles[0]));
+      const where = tile ? findTile(String(tile).replace("'", "")) : null;
+      if (where) {
+        const key = where.zone + ":" + (where.meld !== undefined ? where.meld + ":" : "") + where.index;
+        (state.tileWarnings[key] = state.tileWarnings[key] || []).push(warningText(w));
+      } else {
+        list.append(h("li", {class: "warning", text: "⚠ " + warningText(w)}));
+      }
+    }
+  }
+
+  function findTile(tile) {
+    const H = state.hand;
+    let i = H.closed.indexOf(tile);
+    if (i >= 0) return {zone: "closed", index: i};
+    if (H.win === tile) return {zone: "win", index: 0};
+    for (let m = 0; m < H.melds.length; m++) {
+      i = H.melds[m].tiles.indexOf(tile);
+      if (i >= 0) return {zone: "meld", meld: m, index: i};
+    }
+    i = H.dora.indexOf(tile);
+    if (i >= 0) return {zone: "dora", index: i};
+    return null;
+  }
+
+  // Uncertain tiles: whatever the grouping step reports as candidates, with their scores.
+  function renderCandidates(rec) {
+    const list = $("#candidates");
+    list.replaceChildren();
+    const items = [];
+    for (const w of rec.warnings || []) if (w && Array.isArray(w.candidates)) items.push(w);
+    for (const u of rec.uncertain || rec.candidates || []) if (u && Array.isArray(u.candidates)) items.push(u);
+    for (const it of items) {
+      const li = h("li", {class: "candidate"}, h("span", {text: t("if_tile_is", {tile: it.tile || "?"})}));
+      for (const c of it.candidates) {
+        const tile = typeof c === "string" ? c : (c.tile || c.class || "?");
+        const sc = typeof c === "object" ? (c.score || c) : {};
+        const label = sc.error ? errorText(sc.error) : (sc.points !== undefined ? sc.points + " " + t("points_short") : (c.confidence !== undefined ? Math.round(c.confidence * 100) + "%" : ""));
+        const btn = h("button", {type: "button", class: "cand", "data-tile": tile, onclick: () => replaceTile(it.tile, tile)},
+          T.svg(tile), h("span", {text: label}));
+        li.append(btn);
+      }
+      list.append(li);
+    }
+  }
+
+  function replaceTile(from, to) {
+    const where = from ? findTile(String(from).replace("'", "")) : null;
+    if (!where) return;
+    setTileAt(where, to);
+    renderHand();
+    scheduleScore();
+  }
+
+  // ---------------------------------------------------------------- hand editor
+  function tileButton(code, sel, opts) {
+    const key = sel.zone + ":" + (sel.meld !== undefined ? sel.meld + ":" : "") + sel.index;
+    const isSel = state.selected && sameSel(state.selected, sel);
+    const warn = state.tileWarnings[key];
+    const btn = h("button", {type: "button", class: "tile" + (isSel ? " selected" : "") + (warn ? " warn" : ""),
+      "data-tile": code, "data-zone": sel.zone, "data-index": sel.index, "aria-pressed": isSel ? "true" : "false",
+      "aria-label": code, title: warn ? warn.join("\n") : code, onclick: () => select(sel)},
+      T.svg(code, opts));
+    if (!warn) return btn;
+    return h("span", {class: "tile-wrap"}, btn, h("span", {class: "tile-warning", text: "⚠ " + warn.join("; ")}));
+  }
+
+  function addButton(sel, label) {
+    const isSel = state.selected && sameSel(state.selected, sel);
+    return h("button", {type: "button", class: "tile add" + (isSel ? " selected" : ""), "data-zone": sel.zone,
+      "aria-label": label, title: label, onclick: () => select(sel)}, "+");
+  }
+
+  function sameSel(a, b) {
+    return a.zone === b.zone && a.index === b.index && (a.meld === b.meld);
+  }
+
+  function renderZone(id, tiles, zone) {
+    const box = $(id);
+    box.replaceChildren(...tiles.map((c, i) => tileButton(c, {zone: zone, index: i})),
+      addButton({zone: zone, index: null}, t("add_tile")));
+  }
+
+  function renderHand() {
+    const H = state.hand;
+    renderZone("#zone-closed", H.closed, "closed");
+    const win = $("#zone-win");
+    win.replaceChildren(H.win ? tileButton(H.win, {zone: "win", index: 0}) : addButton({zone: "win", index: 0}, t("add_tile")));
+    renderZone("#zone-dora", H.dora, "dora");
+    renderZone("#zone-ura", H.ura, "ura");
+    const melds = $("#melds");
+    melds.replaceChildren(...H.melds.map((m, mi) => {
+      const kind = h("select", {"aria-label": t("meld_kind"), class: "meld-kind", onchange: (e) => { m.kind = e.target.value; renderHand(); scheduleScore(); }},
+        ...MELD_KINDS.map((k) => h("option", {value: k, selected: k === m.kind, text: t("meld_" + k)})));
+      const from = h("select", {"aria-label": t("meld_from"), class: "meld-from", hidden: m.kind === "ankan", onchange: (e) => { m.from = e.target.value; renderHand(); scheduleScore(); }},
+        ...["left", "across", "right"].map((f) => h("option", {value: f, selected: f === m.from, text: t("from_" + f)})));
+      const tiles = h("div", {class: "tiles"}, ...m.tiles.map((c, i) => tileButton(c, {zone: "meld", meld: mi, index: i}, {sideways: m.kind !== "ankan" && i === calledIndex(m)})),
+        m.tiles.length < 4 ? addButton({zone: "meld", meld: mi, index: null}, t("add_tile")) : null);
+      const dissolve = h("button", {type: "button", class: "btn small ghost", title: t("meld_dissolve"), "aria-label": t("meld_dissolve"),
+        onclick: () => { H.closed.push(...m.tiles.filter((x) => x !== "x")); H.melds.splice(mi, 1); state.selected = null; renderHand(); scheduleScore(); }}, "✕");
+      return h("div", {class: "meld zone-row", "data-meld": mi}, h("span", {class: "zone-label", text: t("meld") + " " + (mi + 1)}),
+        tiles, h("span", {class: "meld-controls"}, kind, from, dissolve));
+    }));
+    renderPalette();
+  }
+
+  // The called tile lies sideways: on the left for a tile from the left, etc.
+  function calledIndex(m) {
+    const n = m.tiles.length;
+    return m.from === "left" ? 0 : m.from === "across" ? 1 : Math.max(0, n - 1);
+  }
+
+  function select(sel) {
+    state.selected = state.selected && sameSel(state.selected, sel) ? null : sel;
+    renderHand();
+  }
+
+  function tileAt(sel) {
+    const H = state.hand;
+    if (sel.zone === "closed") return H.closed[sel.index];
+    if (sel.zone === "win") return H.win;
+    if (sel.zone === "dora") return H.dora[sel.index];
+    if (sel.zone === "ura") return H.ura[sel.index];
+    if (sel.zone === "meld") return H.melds[sel.meld].tiles[sel.index];
+    return null;
+  }
+
+  function listOf(sel) {
+    const H = state.hand;
+    return sel.zone === "closed" ? H.closed : sel.zone === "dora" ? H.dora : sel.zone === "ura" ? H.ura
+      : sel.zone === "meld" ? H.melds[sel.meld].tiles : null;
+  }
+
+  function setTileAt(sel, code) {
+    if (sel.zone === "win") { state.hand.win = code; return; }
+    const list = listOf(sel);
+    if (sel.index === null) list.push(code);
+    else list[sel.index] = code;
+    dropTileWarning(sel);
+  }
+
+  function dropTileWarning(sel) {
+    const key = sel.zone + ":" + (sel.meld !== undefined ? sel.meld + ":" : "") + sel.index;
+    delete state.tileWarnings[key];
+  }
+
+  function removeAt(sel) {
+    if (sel.zone === "win") state.hand.win = null;
+    else if (sel.index !== null) listOf(sel).splice(sel.index, 1);
+    state.tileWarnings = {};
+  }
+
+  function onPalette(code) {
+    const sel = state.selected;
+    if (!sel) return;
+    const H = state.hand;
+    setTileAt(sel, code);
+    if (sel.index === null) {
+      // Entering a hand by taps: once the concealed part is full, the next tile wins.
+      const full = 13 - 3 * H.melds.length;
+      if (sel.zone === "closed" && H.closed.length >= full && !H.win) state.selected = {zone: "win", index: 0};
+      if (sel.zone === "meld" && H.melds[sel.meld].tiles.length >= MELD_SIZE[H.melds[sel.meld].kind]) state.selected = null;
+      if (sel.zone === "dora" && H.dora.length >= 5) state.selected = null;
+      if (sel.zone === "ura" && H.ura.length >= 5) state.selected = null;
+    } else {
+      state.selected = null;
+    }
+    if (sel.zone === "closed") H.closed.sort((a, b) => T.sortKey(a) - T.sortKey(b));
+    renderHand();
+    scheduleScore();
+  }
+
+  function renderPalette() {
+    const pal = $("#palette");
+    const sel = state.selected;
+    pal.hidden = !sel;
+    if (!sel) return;
+    const cur = tileAt(sel);
+    $("#palette-title").textContent = sel.index === null || !cur ? t("palette_add") : t("palette_replace", {tile: cur});
+    $("#palette-remove").hidden = sel.index === null || !cur;
+    const tiles = T.all();
+    if (sel.zone === "meld") tiles.push("x");
+    $("#palette-tiles").replaceChildren(...tiles.map((c) => h("button", {type: "button", class: "tile pal" + (c === cur ? " current" : ""),
+      "data-tile": c, "aria-label": c, title: c, onclick: () => onPalette(c)}, T.svg(c))));
+  }
+
+  // ---------------------------------------------------------------- situation
+  function setRadio(name, value) {
+    const r = document.querySelector(`input[name="${name}"][value="${value}"]`);
+    if (r) r.checked = true;
+  }
+
+  function situation() {
+    const form = $("#situation");
+    const fd = new FormData(form);
+    return {
+      ruleset: fd.get("ruleset"),
+      win: fd.get("win"),
+      discarder: fd.get("discarder"),
+      seat_wind: fd.get("seat_wind"),
+      round_wind: fd.get("round_wind"),
+      flags: fd.getAll("flags"),
+      honba: Math.max(0, parseInt(fd.get("honba"), 10) || 0),
+      riichi_sticks: Math.max(0, parseInt(fd.get("riichi_sticks"), 10) || 0),
+    };
+  }
+
+  function renderDiscarders() {
+    const sel = $("#discarder");
+    const seat = $("#seat-wind").value;
+    const prev = sel.value;
+    const others = SEATS.filter((s) => s !== seat);
+    sel.replaceChildren(...others.map((s) => h("option", {value: s, selected: s === prev, text: t("wind_" + s)})));
+    if (!others.includes(prev)) sel.value = others[others.length - 1];
+    $("#discarder-field").hidden = situation().win !== "ron";
+  }
+
+  function onSituation(ev) {
+    if (ev && ev.target && ev.target.value === "double_riichi" && ev.target.checked) {
+      document.querySelector('input[value="riichi"]').checked = false;
+    } else if (ev && ev.target && ev.target.value === "riichi" && ev.target.checked) {
+      document.querySelector('input[value="double_riichi"]').checked = false;
+    }
+    renderDiscarders();
+    scheduleScore();
+  }
+
+  // ---------------------------------------------------------------- scoring
+  function scoreRequest() {
+    const H = state.hand, S = situation();
+    const req = {
+      ruleset: S.ruleset, closed: T.pack(H.closed), win_tile: H.win, win: S.win,
+      melds: H.melds.map((m) => m.kind === "ankan" ? {kind: m.kind, tiles: T.pack(m.tiles)} : {kind: m.kind, tiles: T.pack(m.tiles), from: m.from}),
+      round_wind: S.round_wind, seat_wind: S.seat_wind,
+      dora_indicators: H.dora.slice(), ura_indicators: H.ura.slice(),
+      flags: S.flags, honba: S.honba, riichi_sticks: S.riichi_sticks,
+    };
+    if (S.win === "ron") req.discarder = S.discarder;
+    return req;
+  }
+
+  let timer = null;
+  function scheduleScore() {
+    clearTimeout(timer);
+    timer = setTimeout(computeScore, 120);
+  }
+
+  async function computeScore() {
+    const body = $("#score-body");
+    if (!state.hand.win) {
+      body.replaceChildren(h("p", {class: "muted", text: t("need_win_tile")}));
+      return;
+    }
+    const seq = ++state.seq;
+    const req = scoreRequest();
+    body.classList.add("busy");
+    let resp, data;
+    try {
+      resp = await fetch("/api/v1/score", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(req)});
+      data = await resp.json();
+    } catch (e) {
+      data = {error: {code: "network", message: t("network_error")}};
+    }
+    if (seq !== state.seq) return; // a newer request is on its way
+    body.classList.remove("busy");
+    state.score = data.error ? null : data;
+    renderScore(data, req);
+    app.dataset.scoreSeq = String(seq);
+    if (!data.error) maybePublish(req, data);
+  }
+
+  function phrase(score, req) {
+    if (score.announcement || score.phrase) return score.announcement || score.phrase;
+    const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : null;
+    const head = lim ? lim + " — " : (score.han ? t("han_fu", {han: score.han, fu: score.fu}) + " — " : "");
+    if (req.win === "ron") return head + t("phrase_ron", {points: score.points});
+    const pays = SEATS.filter((s) => s !== req.seat_wind).map((s) => -(score.deltas || {})[s] || 0);
+    const honbaEach = 100 * (req.honba || 0);
+    if (req.seat_wind === "E") return head + t("phrase_tsumo_dealer", {all: Math.max(...pays) - honbaEach});
+    const dealer = -(score.deltas || {}).E - honbaEach;
+    const child = Math.min(...pays) - honbaEach;
+    return head + t("phrase_tsumo", {child: child, dealer: dealer});
+  }
+
+  function renderScore(data, req) {
+    const body = $("#score-body");
+    if (data.error) {
+      body.replaceChildren(h("p", {class: "score-error", "data-code": data.error.code, text: "⚠ " + errorText(data.error)}),
+        data.error.message && errorText(data.error) !== data.error.message ? h("p", {class: "small muted", text: data.error.message}) : null);
+      return;
+    }
+    const lim = data.limit ? (I18N.limits && I18N.limits[data.limit]) || data.limit : null;
+    const yaku = h("ul", {class: "yaku"}, ...(data.yaku || []).map((y) =>
+      h("li", {"data-yaku": y.id}, h("span", {text: yakuName(y.id)}), h("span", {class: "num", text: data.yakuman ? "" : t("han_n", {n: y.han})}))));
+    const fu = h("ul", {class: "fu"}, ...(data.fu_details || []).map((f) =>
+      h("li", null, h("span", {text: fuName(f.reason)}), h("span", {class: "num", text: f.fu + " " + t("fu")}))));
+    const pay = h("table", {class: "payments"}, h("tbody", null, ...SEATS.map((s) => {
+      const d = (data.deltas || {})[s] || 0;
+      return h("tr", {class: d > 0 ? "gain" : d < 0 ? "loss" : ""}, h("th", {text: t("wind_" + s) + (s === req.seat_wind ? " (" + t("winner") + ")" : "")}),
+        h("td", {class: "num", text: (d > 0 ? "+" : "") + d}));
+    })));
+    const alts = (data.alternatives || []).map((a) => h("li", null,
+      typeof a === "object" ? [a.han !== undefined ? t("han_fu", {han: a.han, fu: a.fu}) : "", a.points !== undefined ? " · " + a.points : "",
+        a.yaku ? " · " + a.yaku.map((y) => yakuName(y.id || y)).join(", ") : ""].join("") : String(a)));
+    const warns = (data.warnings || []).map((w) => h("li", {class: "warning", text: "⚠ " + warningText(w)}));
+    body.replaceChildren(
+      h("p", {class: "points", id: "points", "data-points": data.points, text: String(data.points)},
+        h("span", {class: "unit", text: " " + t("points_short")})),
+      h("p", {class: "headline", text: [data.yakuman ? t("yakuman_n", {n: data.yakuman}) : t("han_fu", {han: data.han, fu: data.fu}), lim].filter(Boolean).join(" · ")}),
+      h("p", {class: "phrase", id: "phrase", text: "“" + phrase(data, req) + "”"}),
+      h("h3", {text: t("yaku")}), yaku,
+      data.fu_details && data.fu_details.length ? h("h3", {text: t("fu_items")}) : null, data.fu_details && data.fu_details.length ? fu : null,
+      h("h3", {text: t("payments")}), pay,
+      alts.length ? h("h3", {text: t("alternatives")}) : null, alts.length ? h("ul", {class: "alts"}, ...alts) : null,
+      warns.length ? h("ul", {class: "warnings"}, ...warns) : null);
+  }
+
+  // ---------------------------------------------------------------- overlay
+  function renderOverlay() {
+    const info = $("#overlay-info");
+    info.hidden = !state.overlay;
+    if (!state.overlay) return;
+    const link = $("#overlay-link");
+    link.href = state.overlay.url;
+    link.textContent = state.overlay.url;
+  }
+
+  async function createOverlay() {
+    const resp = await fetch("/api/v1/overlays", {method: "POST"});
+    const data = await resp.json();
+    if (!resp.ok) { $("#overlay-status").textContent = errorText(data.error); return; }
+    state.overlay = data;
+    sessionStorage.setItem("agari.overlay", JSON.stringify(data));
+    renderOverlay();
+    if (state.score) publish(scoreRequest(), state.score);
+  }
+
+  function maybePublish(req, score) {
+    if (state.overlay && $("#overlay-auto").checked) publish(req, score);
+  }
+
+  async function publish(req, score) {
+    const o = state.overlay;
+    if (!o || !score) return;
+    const resp = await fetch(`/api/v1/overlays/${encodeURIComponent(o.id)}/publish`, {
+      method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + o.token},
+      body: JSON.stringify({hand: req, score: score}),
+    });
+    const status = $("#overlay-status");
+    if (resp.ok) { status.textContent = t("overlay_sent"); status.dataset.version = (await resp.json()).version; }
+    else { status.textContent = errorText((await resp.json()).error); }
+  }
+
+  // ---------------------------------------------------------------- notation
+  function onNotation(ev) {
+    ev.preventDefault();
+    const parts = $("#notation").value.trim().split(/\s+/);
+    try {
+      const closed = T.parse(parts[0] || "");
+      let win = parts[1] ? T.parse(parts[1])[0] : closed.pop();
+      state.hand.closed = closed;
+      state.hand.win = win || null;
+      state.tileWarnings = {};
+      state.selected = null;
+      renderHand();
+      scheduleScore();
+    } catch (e) {
+      $("#score-body").replaceChildren(h("p", {class: "score-error", text: "⚠ " + t("bad_notation") + ": " + e.message}));
+    }
+  }
+
+  // ---------------------------------------------------------------- wiring
+  function init() {
+    $("#camera-input").addEventListener("change", onFile);
+    $("#upload-input").addEventListener("change", onFile);
+    document.querySelectorAll(".example").forEach((b) => b.addEventListener("click", onExample));
+    $("#situation").addEventListener("change", onSituation);
+    $("#situation").addEventListener("input", (ev) => { if (ev.target.type === "number") scheduleScore(); });
+    $("#add-meld").addEventListener("click", () => {
+      state.hand.melds.push({kind: "pon", tiles: [], from: "left"});
+      state.selected = {zone: "meld", meld: state.hand.melds.length - 1, index: null};
+      renderHand();
+    });
+    $("#palette-remove").addEventListener("click", () => { if (state.selected) { removeAt(state.selected); state.selected = null; renderHand(); scheduleScore(); } });
+    $("#palette-done").addEventListener("click", () => { state.selected = null; renderHand(); });
+    $("#notation-form").addEventListener("submit", onNotation);
+    $("#overlay-create").addEventListener("click", createOverlay);
+    $("#overlay-publish").addEventListener("click", () => publish(scoreRequest(), state.score));
+    window.addEventListener("popstate", () => show(location.hash === "#result" || app.dataset.view === "result" && location.pathname === "/hand" ? "result" : "home"));
+    renderDiscarders();
+    renderOverlay();
+    if (app.dataset.view === "result") {
+      state.selected = {zone: "closed", index: null};
+      renderHand();
+      computeScore();
+    }
+    app.dataset.ready = "1";
+  }
+
+  init();
+})();
