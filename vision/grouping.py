@@ -1,0 +1,1287 @@
+"""Grouping: from tile boxes to the hand a referee would read.
+
+Input: detections (tile name, axis-aligned box ``xyxy`` in pixels, confidence, an optional
+``sideways`` flag). Output: the player's hand (concealed tiles, called melds with who they
+came from, the winning tile, dora and ura indicators), the alternatives the layout also
+allows, and warnings that name every doubt.
+
+Steps, each a small function:
+
+1. duplicates (boxes overlapping by IoU >= 0.6) are merged, with a warning;
+2. rows are found on box centres (:mod:`vision.rows`), robust to rotation and perspective;
+3. the hand row is the largest (nearest) row holding a complete hand (13-18 tiles, mostly
+   face up); a colinear neighbour row is merged into it (a wide gap before the melds);
+4. sideways tiles: each tile's aspect ratio *along the row*, relative to the row's upright
+   tiles (foreshortening cancels out); a tile stacked on a sideways tile is an added kan;
+5. gaps between neighbours, in units of the upright tile width;
+6. both reading directions are parsed (a photo from across the table is upside down): melds
+   are taken from the right end, the winning tile is the end tile laid sideways or set apart
+   by a gap; every parse gets a penalty for what it leaves unexplained, the lowest wins;
+7. indicator rows: parallel bands just above the hand (away from the player), first dora,
+   then ura, at most 5 face-up tiles each.
+
+Conventions (also in README, "Grouping conventions"): the player reads the hand left to
+right with the melds on the right; the called tile of a chi, pon or added kan is sideways
+at position 1 (from the left player, kamicha), 2 (across, toimen) or 3 (right, shimocha);
+for a daiminkan at position 1 (left), 2 or 3 (across) or 4 (right). A closed kan shows two
+face-down tiles (both ends, or both middles). Tiles are named in MPSZ (``0m`` a red five),
+``x`` (or the detector's ``back``) face down; in ``hand_tiles`` a sideways tile is written
+``5'm``.
+
+>>> dets = [Detection(t, (40.0 * i, 0.0, 40.0 * i + 30, 40.0)) for i, t in enumerate(
+...     ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z"])]
+>>> dets.append(Detection("2z", (40.0 * 13 + 20, 0.0, 40.0 * 13 + 50, 40.0)))
+>>> result = group_detections(dets, width=600, height=100)
+>>> result.best.closed_string(), result.best.win_tile, [w.code for w in result.warnings]
+('123m456p789s1112z', '2z', [])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from scoring.errors import AgariError, NotationError, RequestError
+from scoring.notation import format_tiles
+from scoring.tiles import Tile
+from vision.rows import (
+    Row,
+    centres_of,
+    find_rows,
+    fit_line,
+    is_well_conditioned,
+    sizes_of,
+    unrotate,
+)
+
+FACE_DOWN = "x"
+#: Names accepted for a face-down tile (the detector's class is ``back``).
+FACE_DOWN_NAMES = frozenset({"x", "back"})
+
+#: Confidence under which a tile is reported as uncertain, with its candidates scored.
+LOW_CONFIDENCE = 0.6
+#: Boxes overlapping more than this are one tile seen twice.
+DUPLICATE_IOU = 0.6
+#: A tile whose along/across ratio exceeds the upright tiles' by this factor is sideways
+#: (upright 0.75 vs sideways 1.33 gives 1.78; the threshold is its geometric middle).
+SIDEWAYS_FACTOR = 1.33
+#: When a row's ratios split clearly in two, the threshold is between the clusters,
+#: within these bounds (thick tile bodies in oblique photos narrow the contrast).
+SIDEWAYS_LIMITS = (1.2, 1.5)
+#: A sideways tile's length along the row, in upright widths (tiles are about 26 x 35 mm).
+SIDEWAYS_LENGTH = 1.34
+#: A gap wider than this share of an upright tile's width separates tiles (players leave
+#: a quarter of a tile or more before the winning tile; touching tiles show ~0.03).
+GAP = 0.15
+#: Gaps in this band are judged, but reported as doubtful.
+GAP_DOUBT = (0.09, 0.22)
+#: The number of tiles a hand row may hold (13-14 tiles plus up to four kans).
+HAND_SIZE = (13, 18)
+#: Indicator bands: at most this many face-up tiles; the first this close to the hand's
+#: line, the second this close to the first (in upright tile heights).
+MAX_INDICATORS = 5
+INDICATOR_REACH = 3.4
+URA_REACH = 1.7
+
+# Penalties of a parse: what a layout leaves unexplained (documented in the README).
+P_COUNT = 4.0
+P_SIDEWAYS_CONCEALED = 3.0
+P_FACE_DOWN_CONCEALED = 3.0
+P_GAP_IN_MELD = 1.5
+P_GAP_IN_CONCEALED = 1.0
+P_NO_GAP_BEFORE_MELD = 0.4
+P_CHI_NOT_LEFT = 2.5
+P_MELD_MISMATCH = 2.0
+P_NO_WIN = 2.5
+P_WIN_LEFT = 0.8
+P_WIN_AFTER_MELDS = 0.3
+P_STACK_OUTSIDE_MELD = 2.0
+P_WRONG_SIDE = 1.2
+P_PRIOR = 0.05
+#: Other parses within this penalty of the best are returned as alternatives.
+ALTERNATIVE_MARGIN = 1.0
+#: ... and within this one they make the grouping ambiguous (a warning).
+AMBIGUOUS_MARGIN = 0.3
+
+#: The win situation used for what-if scoring when the request gives none.
+DEFAULT_CONTEXT: dict[str, Any] = {
+    "ruleset": "tenhou",
+    "win": "tsumo",
+    "round_wind": "E",
+    "seat_wind": "S",
+}
+
+DIRECTIONS = ("left", "across", "right")
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One detected tile: MPSZ name (or ``x``/``back``), box ``(x1, y1, x2, y2)`` in pixels.
+
+    ``sideways`` None means "judge from the box"; ``candidates`` are other classes the
+    detector considered, as ``(tile, confidence)`` pairs.
+    """
+
+    tile: str
+    box: tuple[float, float, float, float]
+    confidence: float = 1.0
+    sideways: bool | None = None
+    candidates: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def face_down(self) -> bool:
+        return self.tile in FACE_DOWN_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class GroupingWarning:
+    """A doubt, with a stable ``code`` and the detections (input indices) it concerns."""
+
+    code: str
+    message: str
+    detections: tuple[int, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "detections": list(self.detections),
+            "tiles": [names[i] for i in self.detections],
+        }
+        out.update(dict(self.extra))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A place in the hand row: a detection, whether it lies sideways, what is stacked on it."""
+
+    det: int
+    tile: str
+    sideways: bool
+    stacked: int | None = None
+    stacked_tile: str | None = None
+    gap_before: float = 0.0
+
+    @property
+    def face_down(self) -> bool:
+        return self.tile == FACE_DOWN
+
+    def written(self) -> list[str]:
+        """This place in ``hand_tiles`` notation (``5'm`` sideways, ``x`` face down)."""
+        out = [_mark(self.tile, self.sideways)]
+        if self.stacked_tile is not None:
+            out.append(_mark(self.stacked_tile, True))
+        return out
+
+
+def _mark(tile: str, sideways: bool) -> str:
+    return f"{tile[0]}'{tile[1]}" if sideways and tile != FACE_DOWN else tile
+
+
+@dataclass(frozen=True, slots=True)
+class MeldGroup:
+    """A called or closed meld: kind, tiles (red fives as ``0``), from whom, detections."""
+
+    kind: str
+    tiles: tuple[str, ...]
+    source: str | None
+    dets: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "tiles": _tiles_string(self.tiles)}
+        if self.source is not None:
+            out["from"] = self.source
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """One reading of the hand row (and the indicators), with its penalty and doubts."""
+
+    concealed: tuple[Token, ...]
+    win: Token | None
+    melds: tuple[MeldGroup, ...]
+    order: tuple[Token, ...]
+    dora: tuple[int, ...]
+    ura: tuple[int, ...]
+    penalty: float
+    reading: int
+    warnings: tuple[GroupingWarning, ...]
+    names: tuple[str, ...] = field(repr=False, default=())
+
+    @property
+    def win_tile(self) -> str | None:
+        return self.win.tile if self.win is not None else None
+
+    def tile_count(self) -> int:
+        kans = sum(len(m.tiles) == 4 for m in self.melds)
+        return len(self.concealed) + (self.win is not None) + 3 * len(self.melds) + kans
+
+    def closed_string(self) -> str:
+        return _tiles_string(tuple(t.tile for t in self.concealed))
+
+    def is_complete(self) -> bool:
+        kans = sum(len(m.tiles) == 4 for m in self.melds)
+        return (
+            self.win is not None
+            and self.tile_count() == 14 + kans
+            and all(t.tile != FACE_DOWN for t in self.concealed)
+            and self.win.tile != FACE_DOWN
+            and all(FACE_DOWN not in m.tiles for m in self.melds)
+        )
+
+    def hand_tiles(self) -> list[str]:
+        return [w for tok in self.order for w in tok.written()]
+
+    def hand(self) -> dict[str, Any] | None:
+        """The score request's hand fields, or None when the tiles do not form a hand."""
+        if not self.is_complete() or self.win is None:
+            return None
+        return {
+            "closed": self.closed_string(),
+            "win_tile": self.win.tile,
+            "melds": [m.to_dict() for m in self.melds],
+            "dora_indicators": [self.names[i] for i in self.dora],
+            "ura_indicators": [self.names[i] for i in self.ura],
+        }
+
+    def key(self) -> tuple[Any, ...]:
+        """What a referee would read: equal keys are the same hand."""
+        return (
+            tuple(sorted(t.tile for t in self.concealed)),
+            self.win_tile,
+            tuple(sorted((m.kind, tuple(sorted(m.tiles)), m.source or "") for m in self.melds)),
+            tuple(self.names[i] for i in self.dora),
+            tuple(self.names[i] for i in self.ura),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GroupingResult:
+    """The chosen grouping, its alternatives, and every warning (grouping and photo-wide)."""
+
+    best: Grouping | None
+    alternatives: tuple[Grouping, ...]
+    warnings: tuple[GroupingWarning, ...]
+    names: tuple[str, ...]
+    rows: tuple[Row, ...] = ()
+
+    def hand(self) -> dict[str, Any] | None:
+        return self.best.hand() if self.best is not None else None
+
+    def hand_tiles(self) -> list[str]:
+        return self.best.hand_tiles() if self.best is not None else []
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``group`` response of CONTRACT.md (plus ``alternatives`` and ``layout``)."""
+        best = self.best
+        out: dict[str, Any] = {
+            "hand_tiles": self.hand_tiles(),
+            "hand": self.hand(),
+            "warnings": [w.to_dict(self.names) for w in self.warnings],
+            "alternatives": [
+                {"hand_tiles": g.hand_tiles(), "hand": g.hand(), "penalty": round(g.penalty, 3)}
+                for g in self.alternatives
+            ],
+        }
+        if best is not None:
+            out["layout"] = {
+                "reading_direction": best.reading,
+                "penalty": round(best.penalty, 3),
+                "concealed": [t.det for t in best.concealed],
+                "win": best.win.det if best.win is not None else None,
+                "melds": [list(m.dets) for m in best.melds],
+                "dora_indicators": list(best.dora),
+                "ura_indicators": list(best.ura),
+            }
+        return out
+
+
+def _tiles_string(tiles: Sequence[str]) -> str:
+    """Sorted MPSZ of face-up tiles (``x`` for each face-down one, appended)."""
+    up = [Tile.parse(t) for t in tiles if t != FACE_DOWN]
+    return format_tiles(up, sort=True) + FACE_DOWN * sum(t == FACE_DOWN for t in tiles)
+
+
+def _kind(tile: str) -> int | None:
+    return None if tile == FACE_DOWN else Tile.parse(tile).kind
+
+
+# --- 1. duplicates ------------------------------------------------------------------------
+
+
+def _iou_matrix(xyxy: np.ndarray) -> np.ndarray:
+    x1 = np.maximum(xyxy[:, None, 0], xyxy[None, :, 0])
+    y1 = np.maximum(xyxy[:, None, 1], xyxy[None, :, 1])
+    x2 = np.minimum(xyxy[:, None, 2], xyxy[None, :, 2])
+    y2 = np.minimum(xyxy[:, None, 3], xyxy[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    return inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-9)
+
+
+def _merge_duplicates(
+    dets: Sequence[Detection],
+) -> tuple[list[int], dict[int, list[tuple[str, float]]], list[GroupingWarning]]:
+    """Kept detection indices, extra candidates per kept index, and warnings."""
+    if not dets:
+        return [], {}, []
+    xyxy = np.array([d.box for d in dets], dtype=float)
+    iou = _iou_matrix(xyxy)
+    order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
+    kept: list[int] = []
+    extra: dict[int, list[tuple[str, float]]] = {}
+    warnings: list[GroupingWarning] = []
+    for i in order:
+        twin = next((k for k in kept if iou[i, k] >= DUPLICATE_IOU), None)
+        if twin is None:
+            kept.append(i)
+            continue
+        if dets[i].face_down != dets[twin].face_down:
+            kept.append(i)  # a face-up tile on a face-down one: a dead wall's indicator
+            continue
+        if dets[i].tile == dets[twin].tile:
+            warnings.append(
+                GroupingWarning(
+                    "duplicate_detection",
+                    f"one {dets[twin].tile} was detected twice; the second box is ignored",
+                    (twin, i),
+                )
+            )
+        else:
+            extra.setdefault(twin, []).append((dets[i].tile, dets[i].confidence))
+            warnings.append(
+                GroupingWarning(
+                    "conflicting_detections",
+                    f"one tile was read both as {dets[twin].tile} and as {dets[i].tile}",
+                    (twin, i),
+                    (("candidates", [dets[twin].tile, dets[i].tile]),),
+                )
+            )
+    return sorted(kept), extra, warnings
+
+
+# --- 3./4./5. the hand row's geometry -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RowGeometry:
+    """Per-member measurements of the hand row, in its own frame (members in row order)."""
+
+    members: tuple[int, ...]
+    positions: np.ndarray
+    offsets: np.ndarray
+    along: np.ndarray
+    across: np.ndarray
+    sideways: np.ndarray
+    doubtful_sideways: tuple[int, ...]
+    unit: float  # an upright tile's width along the row
+    height: float  # an upright tile's extent across the row
+    direction: tuple[float, float]
+    origin: tuple[float, float]
+    conditioned: bool
+
+
+def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowGeometry:
+    xyxy = np.array([dets[i].box for i in row_members], dtype=float)
+    centres = centres_of(xyxy)
+    origin, d = fit_line(centres) if len(row_members) >= 2 else (centres[0], np.array([1.0, 0]))
+    normal = np.array([-d[1], d[0]])
+    pos = (centres - origin) @ d
+    order = np.argsort(pos, kind="stable")
+    members = tuple(row_members[k] for k in order)
+    xyxy, centres, pos = xyxy[order], centres[order], pos[order]
+    off = (centres - origin) @ normal
+    direction = (float(d[0]), float(d[1]))
+    along, across = unrotate(xyxy, direction)
+    conditioned = is_well_conditioned(direction)
+    rel = np.exp(_relative_log_ratio(np.log(along / across), pos))
+    threshold = _sideways_threshold(np.log(rel))
+    given = [dets[i].sideways for i in members]
+    sideways = np.array(
+        [
+            g if g is not None else bool(conditioned and r > threshold)
+            for g, r in zip(given, rel, strict=True)
+        ],
+        dtype=bool,
+    )
+    doubt_lo, doubt_hi = threshold / 1.18, threshold * 1.18
+    doubtful = tuple(
+        members[k]
+        for k in range(len(members))
+        if given[k] is None and conditioned and doubt_lo < rel[k] < doubt_hi
+    )
+    up = ~sideways
+    height = float(np.median(across[up])) if up.any() else float(np.median(along))
+    unit = _pitch(pos, sideways)
+    if unit is None:
+        unit = float(np.median(along[up])) if up.any() else float(np.median(across))
+    if not conditioned:
+        # The projections mix both sides; an upright tile is ~0.75 as wide as it is long.
+        size = float(np.median(sizes_of(xyxy)))
+        unit = unit if _pitch(pos, sideways) is not None else 0.87 * size
+        height = 1.15 * size
+    return RowGeometry(
+        members=members,
+        positions=pos,
+        offsets=off,
+        along=along,
+        across=across,
+        sideways=sideways,
+        doubtful_sideways=doubtful,
+        unit=unit,
+        height=height,
+        direction=direction,
+        origin=(float(origin[0]), float(origin[1])),
+        conditioned=conditioned,
+    )
+
+
+def _relative_log_ratio(log_ratio: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Each tile's log aspect ratio relative to the row's upright tiles at its place.
+
+    Perspective widens boxes towards the sides of a photo (a tile's far edge shifts towards
+    the vanishing point, more the further the tile is from the optical axis), so a single
+    reference would misjudge the ends. The upright tiles' ratio is modelled as a quadratic
+    in the position along the row (a smooth stand-in for that V-shaped widening), fitted on
+    the tiles judged upright, and refitted as the judgement settles.
+    """
+    n = len(log_ratio)
+    if n < 6:
+        return log_ratio - float(np.percentile(log_ratio, 35))
+    x = (pos - pos.mean()) / (float(pos.std()) + 1e-9)
+    upright = log_ratio <= np.percentile(log_ratio, 70)
+    residual = log_ratio - float(np.median(log_ratio[upright]))
+    for _ in range(4):
+        count = int(upright.sum())
+        degree = 2 if count >= 8 else 1 if count >= 4 else 0
+        coef = np.polyfit(x[upright], log_ratio[upright], degree)
+        residual = log_ratio - np.polyval(coef, x)
+        again = residual < math.log(SIDEWAYS_LIMITS[0])
+        if again.sum() < 3 or (again == upright).all():
+            break
+        upright = again
+    return residual
+
+
+def _sideways_threshold(rel_log: np.ndarray) -> float:
+    """The ratio factor above which a tile is sideways: between the two clusters of
+    relative ratios when the row shows two, else :data:`SIDEWAYS_FACTOR`."""
+    values = np.sort(rel_log)
+    if len(values) < 3:
+        return SIDEWAYS_FACTOR
+    best_split, best_cost = 1, math.inf
+    for k in range(1, len(values)):
+        lo, hi = values[:k], values[k:]
+        cost = float(((lo - lo.mean()) ** 2).sum() + ((hi - hi.mean()) ** 2).sum())
+        if cost < best_cost:
+            best_split, best_cost = k, cost
+    lo, hi = values[:best_split], values[best_split:]
+    if hi.mean() - lo.mean() > math.log(1.3):
+        mid = math.exp((float(lo.max()) + float(hi.min())) / 2)
+        return min(max(mid, SIDEWAYS_LIMITS[0]), SIDEWAYS_LIMITS[1])
+    return SIDEWAYS_FACTOR
+
+
+def _pitch(pos: np.ndarray, sideways: np.ndarray) -> float | None:
+    """An upright tile's width along the row from the spacing of touching upright
+    neighbours: centre spacing is immune to the box widening of perspective."""
+    steps = [
+        float(pos[k + 1] - pos[k])
+        for k in range(len(pos) - 1)
+        if not sideways[k] and not sideways[k + 1]
+    ]
+    if len(steps) < 3:
+        return None
+    return float(np.median(steps))
+
+
+def _gaps(geo: RowGeometry, order: Sequence[int]) -> list[float]:
+    """Gap before each place (reading order given as indices into the row), in unit widths.
+
+    Extents are the row's typical ones, not each box's own, so that a jittered or
+    perspective-widened box does not open or close a gap.
+    """
+    ext = np.where(geo.sideways, geo.unit * SIDEWAYS_LENGTH, geo.unit)
+    out = [0.0]
+    for a, b in itertools.pairwise(order):
+        dist = abs(float(geo.positions[b] - geo.positions[a]))
+        out.append((dist - (ext[a] + ext[b]) / 2) / geo.unit)
+    return out
+
+
+# --- 6. parsing one reading direction -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Parse:
+    concealed: tuple[Token, ...]
+    win: Token | None
+    melds: tuple[MeldGroup, ...]
+    penalty: float
+    warnings: tuple[GroupingWarning, ...]
+
+
+def _meld_of(tokens: Sequence[Token]) -> tuple[MeldGroup, float, list[GroupingWarning]] | None:
+    """The meld these places form, its penalty and warnings; None if not meld-shaped.
+
+    Shape first (sideways, stacked and face-down places), then the tiles are checked.
+    """
+    n = len(tokens)
+    side = [k for k, t in enumerate(tokens) if t.sideways]
+    down = [k for k, t in enumerate(tokens) if t.face_down]
+    stacked = [k for k, t in enumerate(tokens) if t.stacked is not None]
+    dets = tuple(d for t in tokens for d in ((t.det,) if t.stacked is None else (t.det, t.stacked)))
+    tiles = tuple(
+        x
+        for t in tokens
+        for x in ((t.tile,) if t.stacked_tile is None else (t.tile, t.stacked_tile))
+    )
+    warnings: list[GroupingWarning] = []
+    penalty = 0.0
+    if n == 4 and not side and len(down) >= 2 and down in ([0, 3], [1, 2], [0, 1, 2, 3]):
+        visible = [t.tile for t in tokens if not t.face_down]
+        if not visible:
+            warnings.append(
+                GroupingWarning("unknown_ankan", "a closed kan shows no face: which tile?", dets)
+            )
+            return MeldGroup("ankan", (FACE_DOWN,) * 4, None, dets), 0.0, warnings
+        kinds = {_kind(t) for t in visible}
+        if len(kinds) > 1:
+            warnings.append(
+                GroupingWarning(
+                    "meld_mismatch", f"a closed kan shows different tiles {visible}", dets
+                )
+            )
+            penalty += P_MELD_MISMATCH
+        plain = next((t for t in visible if t[0] != "0"), "5" + visible[0][1])
+        hidden = [plain] * (4 - len(visible))
+        if plain[0] == "5":
+            warnings.append(
+                GroupingWarning(
+                    "face_down_red_five",
+                    "a closed kan of fives: a face-down tile may be a red five",
+                    dets,
+                )
+            )
+        return MeldGroup("ankan", (*visible, *hidden), None, dets), penalty, warnings
+    if len(side) != 1 or down or len(stacked) > 1 or (stacked and stacked != side):
+        return None
+    pos = side[0]
+    if n == 3:
+        source = DIRECTIONS[pos]
+        if stacked:
+            kind = "kakan"
+        else:
+            kinds = sorted(_kind(t) or 0 for t in tiles)
+            is_run = (
+                kinds[0] < 27
+                and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
+                and (kinds[0] // 9 == kinds[2] // 9)
+            )
+            kind = "chi" if is_run else "pon"
+            if is_run and pos != 0:
+                warnings.append(
+                    GroupingWarning(
+                        "chi_not_from_left",
+                        "a chi's called tile is sideways but not first (a chi is only called "
+                        "from the left player)",
+                        dets,
+                    )
+                )
+                penalty += P_CHI_NOT_LEFT
+    elif n == 4 and not stacked:
+        kind = "daiminkan"
+        source = "left" if pos == 0 else "right" if pos == 3 else "across"
+    else:
+        return None
+    if kind != "chi" and len({_kind(t) for t in tiles}) != 1:
+        warnings.append(
+            GroupingWarning(
+                "meld_mismatch", f"a {kind} should be one tile four or three times: {tiles}", dets
+            )
+        )
+        penalty += P_MELD_MISMATCH
+    return MeldGroup(kind, tiles, source, dets), penalty, warnings
+
+
+def _parse(tokens: Sequence[Token]) -> list[_Parse]:
+    """Every plausible reading of the places left to right, melds on the right."""
+    results: list[_Parse] = []
+    n = len(tokens)
+    ends: list[tuple[int, Token | None, float]] = [(n, None, 0.0)]
+    if n >= 2 and not tokens[-1].face_down and tokens[-1].gap_before > GAP:
+        ends.append((n - 1, tokens[-1], P_WIN_AFTER_MELDS))
+    for end, far_win, base in ends:
+        for melds, start, pen, warns in _meld_suffixes(tokens, end):
+            if far_win is not None and not melds:
+                continue  # a gapped last tile without melds is the ordinary case below
+            prefix = tokens[:start]
+            for win, wpen, wwarn in _win_options(prefix, far_win):
+                results.append(_finish(prefix, win, melds, base + pen + wpen, [*warns, *wwarn]))
+    return results
+
+
+def _meld_suffixes(
+    tokens: Sequence[Token], end: int
+) -> list[tuple[tuple[MeldGroup, ...], int, float, list[GroupingWarning]]]:
+    """Melds read from the right end leftwards: (melds left to right, start, penalty, warns)."""
+    out: list[tuple[tuple[MeldGroup, ...], int, float, list[GroupingWarning]]] = [
+        ((), end, 0.0, [])
+    ]
+    for length in (3, 4):
+        start = end - length
+        if start < 0:
+            continue
+        found = _meld_of(tokens[start:end])
+        if found is None:
+            continue
+        meld, pen, warns = found
+        inner = [t for t in tokens[start + 1 : end] if t.gap_before > GAP]
+        if inner:
+            pen += P_GAP_IN_MELD * len(inner)
+            warns = [
+                *warns,
+                GroupingWarning(
+                    "gap_in_meld", "a gap splits the tiles read as one meld", meld.dets
+                ),
+            ]
+        if start > 0 and tokens[start].gap_before <= GAP:
+            pen += P_NO_GAP_BEFORE_MELD
+        for melds, s2, p2, w2 in _meld_suffixes(tokens, start):
+            if len(melds) >= 4:
+                continue
+            out.append(((*melds, meld), s2, pen + p2, [*w2, *warns]))
+    return out
+
+
+def _win_options(
+    prefix: Sequence[Token], far_win: Token | None
+) -> list[tuple[Token | None, float, list[GroupingWarning]]]:
+    if far_win is not None:
+        return [(far_win, 0.0, [])]
+    if not prefix:
+        return [(None, P_NO_WIN, [])]
+    options: list[tuple[Token | None, float, list[GroupingWarning]]] = []
+    last, first = prefix[-1], prefix[0]
+    if not last.face_down and (last.sideways or (len(prefix) > 1 and last.gap_before > GAP)):
+        options.append((last, 0.0, []))
+    if len(prefix) > 1 and not first.face_down and (first.sideways or prefix[1].gap_before > GAP):
+        options.append((first, P_WIN_LEFT, []))
+    if not options:
+        options.append(
+            (
+                last,
+                P_NO_WIN,
+                [
+                    GroupingWarning(
+                        "no_winning_tile",
+                        "no tile is set apart or laid sideways as the winning tile; "
+                        "the last concealed tile is assumed",
+                        (last.det,),
+                    )
+                ],
+            )
+        )
+    return options
+
+
+def _finish(
+    prefix: Sequence[Token],
+    win: Token | None,
+    melds: tuple[MeldGroup, ...],
+    penalty: float,
+    warnings: list[GroupingWarning],
+) -> _Parse:
+    concealed = tuple(t for t in prefix if t is not win)
+    odd_side = [t.det for t in concealed if t.sideways]
+    if odd_side:
+        penalty += P_SIDEWAYS_CONCEALED * len(odd_side)
+        warnings.append(
+            GroupingWarning(
+                "unexpected_sideways",
+                "a sideways tile among the concealed tiles belongs to no meld",
+                tuple(odd_side),
+            )
+        )
+    down = [t.det for t in concealed if t.face_down]
+    if win is not None and win.face_down:
+        down.append(win.det)
+    if down:
+        penalty += P_FACE_DOWN_CONCEALED * len(down)
+        warnings.append(
+            GroupingWarning(
+                "face_down_in_concealed",
+                "a face-down tile among the concealed tiles (a closed kan shows two)",
+                tuple(down),
+            )
+        )
+    stacks = [t.det for t in (*concealed, *([win] if win else [])) if t.stacked is not None]
+    if stacks:
+        penalty += P_STACK_OUTSIDE_MELD * len(stacks)
+        warnings.append(
+            GroupingWarning(
+                "unexpected_stack", "a tile stacked on a tile that is in no meld", tuple(stacks)
+            )
+        )
+    # Gaps inside the concealed part: the only expected one sets the winning tile apart.
+    inside = [
+        t.det
+        for k, t in enumerate(prefix)
+        if k > 0 and t.gap_before > GAP and t is not win and prefix[k - 1] is not win
+    ]
+    if inside:
+        penalty += P_GAP_IN_CONCEALED * len(inside)
+        warnings.append(
+            GroupingWarning(
+                "gap_in_concealed",
+                "a gap among the concealed tiles that sets no winning tile apart",
+                tuple(inside),
+            )
+        )
+    kans = sum(len(m.tiles) == 4 for m in melds)
+    count = len(concealed) + (win is not None) + 3 * len(melds) + kans
+    expected = 14 + kans
+    if count != expected:
+        penalty += P_COUNT * abs(count - expected)
+        code = "too_many_tiles" if count > expected else "too_few_tiles"
+        dets = tuple(t.det for t in concealed)
+        warnings.append(
+            GroupingWarning(
+                code,
+                f"the hand has {count} tiles where {expected} are expected "
+                f"({len(melds)} melds, {kans} kans)",
+                dets,
+                (("count", count), ("expected", expected)),
+            )
+        )
+    return _Parse(concealed, win, melds, penalty, tuple(warnings))
+
+
+# --- 7. indicator bands -------------------------------------------------------------------
+
+
+def _indicator_bands(
+    geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
+) -> tuple[list[list[int]], list[GroupingWarning]]:
+    """Dora and ura indicators above the hand (``up`` a unit vector): ``[dora, ura]``.
+
+    Tiles over the hand's length are cut into bands parallel to it. The nearest band with
+    face-up tiles (face-down ones are a dead wall) within :data:`INDICATOR_REACH` holds the
+    dora; the next one within :data:`URA_REACH` of it the ura, or, when the dora band has
+    two runs of tiles apart, the right-hand run. A band of six or more face-up tiles, or
+    one right under such a band, is discards: nothing from there on is an indicator.
+    """
+    if not others:
+        return [], []
+    d = np.array([-up[1], up[0]])  # the player's reading direction for this ``up``
+    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
+    rel = centres - np.array(geo.origin)
+    along = rel @ d
+    height = (rel @ up) / geo.height
+    span = geo.positions * float(np.sign(d @ np.array(geo.direction)))
+    lo, hi = span.min() - 3 * geo.unit, span.max() + 3 * geo.unit
+    near = [
+        k
+        for k in range(len(others))
+        if lo <= along[k] <= hi and 0.6 < height[k] < INDICATOR_REACH + 2 * URA_REACH + 1
+    ]
+    bands: list[list[int]] = []
+    for k in sorted(near, key=lambda k: height[k]):
+        if bands and height[k] - height[bands[-1][-1]] < 0.55:
+            bands[-1].append(k)
+        else:
+            bands.append([k])
+    face_up = [
+        sorted((k for k in b if not dets[others[k]].face_down), key=lambda k: along[k])
+        for b in bands
+    ]
+    heights = [float(np.median(height[b])) for b in bands]
+    chosen: list[list[int]] = []
+    warnings: list[GroupingWarning] = []
+    last = 0.0
+    for n, band in enumerate(face_up):
+        if not band:
+            continue  # a wall of face-down tiles
+        if heights[n] - last > (URA_REACH if chosen else INDICATOR_REACH):
+            break
+        if len(band) > MAX_INDICATORS:
+            break
+        beyond = [m for m in range(n + 1, len(bands)) if heights[m] - heights[n] < URA_REACH]
+        if any(len(face_up[m]) > MAX_INDICATORS for m in beyond):
+            break  # the last, short row of someone's discards
+        runs = _runs(band, along, geo.unit)
+        if not chosen and len(runs) == 2:
+            chosen = [[others[k] for k in runs[0]], [others[k] for k in runs[1]]]
+            warnings.append(
+                GroupingWarning(
+                    "ura_beside_dora",
+                    "the indicators form two runs side by side: the right-hand run is read as ura",
+                    tuple(others[k] for k in band),
+                )
+            )
+            break
+        if len(runs) > 1:
+            warnings.append(
+                GroupingWarning(
+                    "gap_in_indicators",
+                    "a gap in a row of indicators: a tile may be missing",
+                    tuple(others[k] for k in band),
+                )
+            )
+        chosen.append([others[k] for k in band])
+        last = heights[n]
+        if len(chosen) == 2:
+            break
+    if len(chosen) == 2 and len(chosen[0]) != len(chosen[1]):
+        warnings.append(
+            GroupingWarning(
+                "indicator_count_mismatch",
+                f"{len(chosen[0])} dora but {len(chosen[1])} ura indicators: one is one per dora",
+                (*chosen[0], *chosen[1]),
+            )
+        )
+    return chosen, warnings
+
+
+def _runs(band: Sequence[int], along: np.ndarray, unit: float) -> list[list[int]]:
+    """A band's tiles (sorted along the row) cut where neighbours are a third of a tile apart."""
+    runs: list[list[int]] = [[band[0]]]
+    for a, b in itertools.pairwise(band):
+        if along[b] - along[a] > (1 + 0.35) * unit:
+            runs.append([b])
+        else:
+            runs[-1].append(b)
+    return runs
+
+
+# --- the whole step -----------------------------------------------------------------------
+
+
+def _normalise(dets: Sequence[Detection]) -> list[Detection]:
+    return [replace(d, tile=FACE_DOWN) if d.tile in FACE_DOWN_NAMES else d for d in dets]
+
+
+def _hand_row(rows: Sequence[Row], dets: Sequence[Detection]) -> Row:
+    """The nearest (largest) row that holds a complete hand, else the most hand-like one.
+
+    ``rows`` must not be empty."""
+    sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
+
+    def key(row: Row) -> tuple[float, float]:
+        n = len(row)
+        down = sum(dets[i].face_down for i in row.members)
+        miss = max(HAND_SIZE[0] - n, n - HAND_SIZE[1], 0)
+        if down > n / 2:
+            miss += 20  # a wall or the backs of a standing hand
+        return (min(miss, 30), -float(np.median(sizes[list(row.members)])))
+
+    return min(rows, key=key)
+
+
+def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) -> list[int]:
+    """The hand row plus any row lying on its line just beyond its ends (a wide meld gap)."""
+    members = list(row.members)
+    if len(members) < 3:
+        return members
+    xyxy = np.array([d.box for d in dets], dtype=float)
+    centres, sizes = centres_of(xyxy), sizes_of(xyxy)
+    size = float(np.median(sizes[members]))
+    changed = True
+    while changed:
+        changed = False
+        origin, d = fit_line(centres[members])
+        normal = np.array([-d[1], d[0]])
+        pos = (centres[members] - origin) @ d
+        for other in rows:
+            if other is row or set(other.members) & set(members) or len(other) > 8:
+                continue
+            rel = centres[list(other.members)] - origin
+            if np.abs(rel @ normal).max() > 0.4 * size:
+                continue
+            p = rel @ d
+            if p.min() - pos.max() < 5 * size and pos.min() - p.max() < 5 * size:
+                members.extend(other.members)
+                changed = True
+                break
+    return members
+
+
+def _attach_stacks(
+    geo: RowGeometry, dets: Sequence[Detection], others: list[int]
+) -> dict[int, tuple[int, float]]:
+    """Tiles lying on a sideways hand tile's far side: {row index: (detection, side sign)}."""
+    if not others:
+        return {}
+    d = np.array(geo.direction)
+    normal = np.array([-d[1], d[0]])
+    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
+    rel = centres - np.array(geo.origin)
+    along, off = rel @ d, rel @ normal
+    out: dict[int, tuple[int, float]] = {}
+    used: set[int] = set()
+    for k in np.nonzero(geo.sideways)[0]:
+        dist_along = np.abs(along - geo.positions[k]) / geo.unit
+        dist_across = (off - geo.offsets[k]) / geo.height
+        ok = [
+            j
+            for j in range(len(others))
+            if j not in used and dist_along[j] < 0.6 and 0.4 < abs(dist_across[j]) < 1.3
+        ]
+        if ok:
+            j = min(ok, key=lambda j: abs(abs(dist_across[j]) - 0.75) + dist_along[j])
+            used.add(j)
+            out[int(k)] = (others[j], float(np.sign(dist_across[j])))
+    return out
+
+
+def group_detections(
+    detections: Sequence[Detection], *, width: float, height: float
+) -> GroupingResult:
+    """Group detected tiles into the player's hand. Never raises for odd layouts: every
+    doubt becomes a warning (see the module docstring for the steps)."""
+    dets = _normalise(detections)
+    names = tuple(d.tile for d in dets)
+    warnings: list[GroupingWarning] = []
+    kept, extra_candidates, dup_warnings = _merge_duplicates(dets)
+    warnings.extend(dup_warnings)
+    if not kept:
+        warnings.append(GroupingWarning("no_tiles", "no tiles were detected"))
+        return GroupingResult(None, (), tuple(warnings), names)
+    kept_boxes = np.array([dets[i].box for i in kept], dtype=float)
+    local_rows = find_rows(kept_boxes)
+    rows = [
+        Row(tuple(kept[m] for m in r.members), r.origin, r.direction, r.positions, r.offsets)
+        for r in local_rows
+    ]
+    hand_row = _hand_row(rows, dets)
+    members = _merge_colinear(hand_row, rows, dets)
+    geo = _row_geometry(members, dets)
+    if not geo.conditioned and any(dets[i].sideways is None for i in members):
+        warnings.append(
+            GroupingWarning(
+                "sideways_unknown",
+                "the hand row runs near 45 degrees: sideways tiles cannot be told from the "
+                "boxes, and the detector gave no sideways flags",
+                geo.members,
+            )
+        )
+    if geo.doubtful_sideways:
+        warnings.append(
+            GroupingWarning(
+                "doubtful_sideways",
+                "these tiles' shape is between upright and sideways",
+                geo.doubtful_sideways,
+            )
+        )
+    in_row = set(members)
+    others = [i for i in kept if i not in in_row]
+    stacks = _attach_stacks(geo, dets, others)
+    stacked_dets = {det for det, _ in stacks.values()}
+    others = [i for i in others if i not in stacked_dets]
+
+    candidates: list[Grouping] = []
+    d = np.array(geo.direction)
+    for reading in (1, -1):
+        rd = reading * d
+        up = np.array([rd[1], -rd[0]])
+        normal = np.array([-d[1], d[0]])
+        up_sign = float(np.sign(up @ normal))
+        order = list(range(len(members)))
+        if reading < 0:
+            order.reverse()
+        gaps = _gaps(geo, order)
+        tokens = []
+        for k, g in zip(order, gaps, strict=True):
+            st = stacks.get(k)
+            tokens.append(
+                Token(
+                    det=geo.members[k],
+                    tile=dets[geo.members[k]].tile,
+                    sideways=bool(geo.sideways[k]),
+                    stacked=st[0] if st else None,
+                    stacked_tile=dets[st[0]].tile if st else None,
+                    gap_before=g,
+                )
+            )
+        side_pen = 0.0
+        side_warn: list[GroupingWarning] = []
+        wrong_stacks = [stacks[k][0] for k in stacks if stacks[k][1] != up_sign]
+        side_pen += P_WRONG_SIDE * len(wrong_stacks)
+        bands, band_warn = _indicator_bands(geo, dets, others, up)
+        down_bands, _ = _indicator_bands(geo, dets, others, -up)
+        side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * 0.5
+        side_pen += P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
+        side_pen += P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
+        for parse in _parse(tokens):
+            candidates.append(
+                Grouping(
+                    concealed=parse.concealed,
+                    win=parse.win,
+                    melds=parse.melds,
+                    order=tuple(tokens),
+                    dora=tuple(bands[0]) if bands else (),
+                    ura=tuple(bands[1]) if len(bands) > 1 else (),
+                    penalty=parse.penalty + side_pen,
+                    reading=reading,
+                    warnings=(*parse.warnings, *side_warn, *band_warn),
+                    names=names,
+                )
+            )
+    candidates.sort(key=lambda g: g.penalty)
+    best = candidates[0]
+    alternatives: list[Grouping] = []
+    seen = {best.key()}
+    for g in candidates[1:]:
+        if g.penalty > best.penalty + ALTERNATIVE_MARGIN:
+            break
+        if g.key() not in seen:
+            seen.add(g.key())
+            alternatives.append(g)
+    warnings.extend(best.warnings)
+    close = [g for g in alternatives if g.penalty <= best.penalty + AMBIGUOUS_MARGIN]
+    if close:
+        warnings.append(
+            GroupingWarning(
+                "ambiguous_grouping",
+                f"the layout reads as {len(close) + 1} different hands almost equally well",
+                tuple(t.det for t in best.order),
+            )
+        )
+    warnings.extend(_gap_doubts(best, geo))
+    warnings.extend(_count_warnings(dets, kept))
+    warnings.extend(_confidence_warnings(dets, best, extra_candidates))
+    return GroupingResult(best, tuple(alternatives), tuple(warnings), names, tuple(rows))
+
+
+def _gap_doubts(best: Grouping, geo: RowGeometry) -> list[GroupingWarning]:
+    doubtful = [t.det for t in best.order[1:] if GAP_DOUBT[0] < t.gap_before < GAP_DOUBT[1]]
+    if not doubtful:
+        return []
+    return [
+        GroupingWarning(
+            "doubtful_gap",
+            "a gap before these tiles is too narrow to be sure it is meant",
+            tuple(doubtful),
+        )
+    ]
+
+
+def _count_warnings(dets: Sequence[Detection], kept: Sequence[int]) -> list[GroupingWarning]:
+    """A kind seen more than four times anywhere in the photo: something was misread."""
+    by_kind: dict[int, list[int]] = {}
+    for i in kept:
+        k = _kind(dets[i].tile)
+        if k is not None:
+            by_kind.setdefault(k, []).append(i)
+    out = []
+    for _kind_index, idx in sorted(by_kind.items()):
+        if len(idx) > 4:
+            out.append(
+                GroupingWarning(
+                    "fifth_copy",
+                    f"{len(idx)} copies of {dets[idx[0]].tile} are visible; a set has four",
+                    tuple(idx),
+                )
+            )
+    return out
+
+
+def hand_detections(best: Grouping) -> list[int]:
+    """Every detection that is part of the hand or its indicators."""
+    out = [t.det for t in best.order]
+    out += [t.stacked for t in best.order if t.stacked is not None]
+    return out + list(best.dora) + list(best.ura)
+
+
+def _confidence_warnings(
+    dets: Sequence[Detection], best: Grouping, extra: dict[int, list[tuple[str, float]]]
+) -> list[GroupingWarning]:
+    out = []
+    for i in hand_detections(best):
+        det = dets[i]
+        cands = Counter({det.tile: det.confidence})
+        for t, c in (*det.candidates, *extra.get(i, [])):
+            cands[t] = max(cands[t], c)
+        if det.confidence >= LOW_CONFIDENCE and len(cands) == 1:
+            continue
+        if det.confidence >= LOW_CONFIDENCE and all(
+            c < LOW_CONFIDENCE / 2 for t, c in cands.items() if t != det.tile
+        ):
+            continue
+        ranked = [t for t, _ in cands.most_common()]
+        out.append(
+            GroupingWarning(
+                "low_confidence",
+                f"{det.tile} is uncertain ({det.confidence:.2f}); candidates {ranked}",
+                (i,),
+                (("candidates", ranked),),
+            )
+        )
+    return out
+
+
+# --- what-if scoring ----------------------------------------------------------------------
+
+
+def _score_outcome(hand: dict[str, Any] | None, context: dict[str, Any]) -> dict[str, Any]:
+    if hand is None:
+        return {"error": {"code": "not_a_hand", "message": "the tiles do not form a hand"}}
+    from scoring import api as scoring_api
+
+    try:
+        response = scoring_api.score({**context, **hand})
+    except AgariError as exc:
+        return {"error": {"code": exc.code, "message": exc.message}}
+    except ModuleNotFoundError as exc:  # the scoring engine is being written in parallel
+        if not (exc.name or "").startswith("scoring"):
+            raise
+        return {"error": {"code": "not_implemented", "message": str(exc)}}
+    return {k: response.get(k) for k in ("han", "fu", "limit", "yakuman", "points")}
+
+
+def what_if(
+    detections: Sequence[Detection],
+    result: GroupingResult,
+    *,
+    width: float,
+    height: float,
+    context: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """For each uncertain tile, the hand's score under each candidate class.
+
+    ``changes_payout`` is True when candidates score differently, False when they agree,
+    and None when scoring was unavailable for every candidate (then ask anyway).
+    """
+    ctx = dict(DEFAULT_CONTEXT if context is None else context)
+    out: list[dict[str, Any]] = []
+    for w in result.warnings:
+        if w.code != "low_confidence" or not w.detections:
+            continue
+        i = w.detections[0]
+        rows = []
+        for cand in dict(w.extra)["candidates"]:
+            changed = list(detections)
+            changed[i] = replace(detections[i], tile=cand, confidence=1.0, candidates=())
+            hand = group_detections(changed, width=width, height=height).hand()
+            rows.append({"tile": cand, "hand": hand, **_score_outcome(hand, ctx)})
+        outcomes = {
+            repr(r["error"]["code"]) if "error" in r else repr(r.get("points")) for r in rows
+        }
+        unavailable = all("error" in r and r["error"]["code"] == "not_implemented" for r in rows)
+        out.append(
+            {
+                "detection": i,
+                "tile": detections[i].tile,
+                "candidates": rows,
+                "changes_payout": None if unavailable else len(outcomes) > 1,
+            }
+        )
+    return out
+
+
+# --- the JSON interface -------------------------------------------------------------------
+
+_REQUEST_FIELDS = {"width", "height", "detections", "context"}
+_DETECTION_FIELDS = {"tile", "box", "confidence", "sideways", "candidates"}
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RequestError(f"{what} must be a finite number, not {value!r}", code="bad_request")
+    return float(value)
+
+
+def _tile_name(value: Any, what: str) -> tuple[str, bool]:
+    """A detection's tile and whether its name marks it sideways (``5'm``)."""
+    if not isinstance(value, str):
+        raise RequestError(f"{what} must be a string, not {value!r}", code="bad_request")
+    if value in FACE_DOWN_NAMES:
+        return FACE_DOWN, False
+    marked = len(value) == 3 and value[1] == "'"
+    name = value[0] + value[2] if marked else value
+    try:
+        Tile.parse(name)
+    except NotationError as exc:
+        raise RequestError(
+            f"{what} {value!r} is not a tile (MPSZ such as '5m', '0p', '7z', or 'x'/'back')",
+            code="bad_tile",
+        ) from exc
+    return name, marked
+
+
+def parse_detection(obj: Any, k: int) -> Detection:
+    """One ``detections`` entry of the ``group`` request, validated."""
+    where = f"detections[{k}]"
+    if not isinstance(obj, dict):
+        raise RequestError(f"{where} must be an object, not {obj!r}", code="bad_request")
+    unknown = sorted(set(obj) - _DETECTION_FIELDS)
+    if unknown:
+        raise RequestError(f"{where}: unknown field(s) {unknown}", code="unknown_field")
+    if "tile" not in obj or "box" not in obj:
+        raise RequestError(f"{where} needs 'tile' and 'box'", code="missing_field")
+    tile, marked = _tile_name(obj["tile"], f"{where}.tile")
+    box = obj["box"]
+    if not isinstance(box, list) or len(box) != 4:
+        raise RequestError(f"{where}.box must be [x1, y1, x2, y2], not {box!r}", code="bad_box")
+    x1, y1, x2, y2 = (_number(v, f"{where}.box") for v in box)
+    if x2 <= x1 or y2 <= y1:
+        raise RequestError(
+            f"{where}.box {box!r} has no area (x2 <= x1 or y2 <= y1)", code="bad_box"
+        )
+    conf = _number(obj.get("confidence", 1.0), f"{where}.confidence")
+    if not 0.0 <= conf <= 1.0:
+        raise RequestError(f"{where}.confidence {conf!r} is outside 0-1", code="bad_request")
+    sideways = obj.get("sideways")
+    if sideways is not None and not isinstance(sideways, bool):
+        raise RequestError(f"{where}.sideways must be true, false or null", code="bad_request")
+    if marked:
+        sideways = True
+    cands_raw = obj.get("candidates", [])
+    if not isinstance(cands_raw, list):
+        raise RequestError(f"{where}.candidates must be a list", code="bad_request")
+    cands = []
+    for j, c in enumerate(cands_raw):
+        if not isinstance(c, dict) or set(c) - {"tile", "confidence"} or "tile" not in c:
+            raise RequestError(
+                f"{where}.candidates[{j}] must be {{'tile', 'confidence'}}, not {c!r}",
+                code="bad_request",
+            )
+        name, _ = _tile_name(c["tile"], f"{where}.candidates[{j}].tile")
+        cands.append((name, _number(c.get("confidence", 0.0), f"{where}.candidates[{j}]")))
+    return Detection(tile, (x1, y1, x2, y2), conf, sideways, tuple(cands))
+
+
+def group_request(request: Any) -> dict[str, Any]:
+    """The ``group`` JSON call: validate, group, score the uncertain tiles' candidates."""
+    if not isinstance(request, dict):
+        raise RequestError("the group request must be a JSON object", code="bad_request")
+    unknown = sorted(set(request) - _REQUEST_FIELDS)
+    if unknown:
+        raise RequestError(f"unknown field(s) {unknown} in the group request", code="unknown_field")
+    for name in ("width", "height", "detections"):
+        if name not in request:
+            raise RequestError(f"the group request needs {name!r}", code="missing_field")
+    width = _number(request["width"], "width")
+    height = _number(request["height"], "height")
+    if width <= 0 or height <= 0:
+        raise RequestError(f"width and height must be positive, not {width}x{height}")
+    raw = request["detections"]
+    if not isinstance(raw, list):
+        raise RequestError("detections must be a list", code="bad_request")
+    context = request.get("context")
+    if context is not None and not isinstance(context, dict):
+        raise RequestError("context must be an object of score request fields")
+    dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
+    result = group_detections(dets, width=width, height=height)
+    out = result.to_dict()
+    out["uncertain"] = what_if(dets, result, width=width, height=height, context=context)
+    return out
