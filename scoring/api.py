@@ -57,9 +57,13 @@ def settle(request: dict[str, Any]) -> dict[str, Any]:
 
 def standings(request: dict[str, Any]) -> dict[str, Any]:
     """Final standings of a game (``agari standings`` / ``/api/v1/standings``)."""
-    raise _pending("standings")
+    from scoring.standings import standings_request
+
+    return standings_request(request)
 
 
 def replay_game(request: dict[str, Any]) -> dict[str, Any]:
     """Replay a list of hand outcomes under a ruleset (``agari game``)."""
-    raise _pending("game replay")
+    from scoring.game import replay_request
+
+    return replay_request(request)
