@@ -8,8 +8,29 @@ from scoring.errors import AgariError
 
 
 def recognize(image: bytes) -> dict[str, Any]:
-    """Detect every tile in a photo (JPEG/PNG/... bytes) and rebuild the hand."""
-    raise AgariError("recognize is not implemented yet", code="not_implemented")
+    """Detect every tile in a photo (JPEG/PNG/... bytes) and rebuild the hand.
+
+    Raises :class:`~scoring.errors.ImageError` for bytes that are not a readable photo and
+    :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
+    """
+    from vision.recognition import detect_photo, detections_to_json
+
+    photo, dets, zoomed = detect_photo(image)
+    found = detections_to_json(dets, photo)
+    response: dict[str, Any] = {"width": photo.width, "height": photo.height, "detections": found}
+    try:
+        grouped = group({"width": photo.width, "height": photo.height, "detections": found})
+    except AgariError as exc:
+        if exc.code != "not_implemented":
+            raise
+        grouped = {
+            "hand_tiles": [],
+            "hand": None,
+            "warnings": [{"code": "grouping_unavailable", "message": exc.message}],
+        }
+    response.update(grouped)
+    response["zoomed"] = zoomed
+    return response
 
 
 def group(request: dict[str, Any]) -> dict[str, Any]:

@@ -112,9 +112,35 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_recognize(args: argparse.Namespace) -> int:
-    return not_yet(
-        "agari recognize", "The tile detector: train it, ship it, and prove it on real photos"
-    )
+    from pathlib import Path
+
+    from vision.api import recognize
+
+    try:
+        data = Path(args.photo).read_bytes()
+    except OSError as exc:
+        raise RequestError(f"cannot read {args.photo!r}: {exc.strerror}", code="bad_path") from None
+    try:
+        result = recognize(data)
+    except AgariError as exc:
+        if args.json:
+            print(json.dumps(_error_line(exc), ensure_ascii=False))
+            return EXIT_USER_ERROR
+        raise
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+        return EXIT_OK
+    dets = result["detections"]
+    print(f"{args.photo}: {result['width']}x{result['height']}, {len(dets)} tiles found")
+    for d in dets:
+        side = " (sideways)" if d["sideways"] else ""
+        print(f"  {d['tile']:>4}  {d['confidence']:.2f}  at {d['box']}{side}")
+    print("hand tiles: " + (" ".join(result["hand_tiles"]) or "(none)"))
+    if result["hand"]:
+        print("hand: " + json.dumps(result["hand"], ensure_ascii=False))
+    for w in result["warnings"]:
+        print(f"warning [{w['code']}]: {w['message']}")
+    return EXIT_OK
 
 
 def cmd_group(args: argparse.Namespace) -> int:
@@ -122,9 +148,26 @@ def cmd_group(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    return not_yet(
-        "agari train", "The tile detector: train it, ship it, and prove it on real photos"
+    from pathlib import Path
+
+    from vision import training
+
+    if args.export:
+        out = training.export(Path(args.export), imgsz=args.imgsz)
+        print(f"exported {args.export} -> {out}")
+        return EXIT_OK
+    run = training.train(
+        name=args.name,
+        init=args.init,
+        synth=args.synth,
+        epochs=args.epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        threads=args.threads,
+        resume=args.resume,
     )
+    print(f"run finished: {run}  (export: agari train --export {run}/weights/best.pt)")
+    return EXIT_OK
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -179,6 +222,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("train", help="train the tile detector (extra 'train')")
+    p.add_argument("--resume", action="store_true", help="continue the latest run in ../runs")
+    p.add_argument("--name", default="tiles", help="run name under ../runs")
+    p.add_argument("--init", default="peer", help="peer (mahjong-detector), scratch or a .pt")
+    p.add_argument("--synth", action="append", default=[], help="synthetic set under ../data")
+    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--imgsz", type=int, default=512)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--export", metavar="PT", help="export a checkpoint to models/agari-tiles.onnx")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("generate", help="render synthetic labelled photos")

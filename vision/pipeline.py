@@ -1,0 +1,88 @@
+"""Whole-photo detection: one pass over the photo, then a zoomed pass over the hand.
+
+In a whole-table photo the player's tiles may be 20 pixels tall once the photo is shrunk
+to the network's input, too small to read. When the first pass finds small tiles, the
+region of the largest ones (the hand, nearest the camera) is cropped from the decoded
+photo and detected again at the network's full resolution; its boxes replace the first
+pass's inside that region.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from vision.boxes import nms
+from vision.detections import Detections
+
+#: Zoom when tiles' long side is below this many network pixels (the training photos'
+#: tiles are about 45-60 px at 512).
+ZOOM_BELOW_PX = 32.0
+#: Zoom only when the crop magnifies at least this much (else it is the same pass again).
+MIN_ZOOM_GAIN = 1.4
+
+
+class TileDetector(Protocol):
+    """What the pipeline needs from a detector (our ONNX model, or the benchmark's peer)."""
+
+    @property
+    def input_size(self) -> tuple[int, int]: ...
+
+    def detect(self, image: np.ndarray, *, conf: float = ..., iou: float = ...) -> Detections: ...
+
+
+def hand_region(dets: Detections, image_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """``(x1, y1, x2, y2)`` around the largest tiles (those at least 3/4 of the 90th
+    percentile tile height), with a margin of one and a half tiles.
+
+    >>> d = Detections(np.array([[100, 100, 130, 140], [130, 100, 160, 140], [0, 0, 10, 12]]),
+    ...                np.ones(3), np.zeros(3))
+    >>> hand_region(d, (1000, 1000, 3))
+    (40, 40, 220, 200)
+    """
+    long_side = np.maximum(dets.width, dets.height)
+    big = long_side >= 0.75 * np.percentile(long_side, 90)
+    x1, y1 = dets.xyxy[big, 0].min(), dets.xyxy[big, 1].min()
+    x2, y2 = dets.xyxy[big, 2].max(), dets.xyxy[big, 3].max()
+    margin = 1.5 * float(np.median(long_side[big]))
+    height, width = image_shape[:2]
+    return (
+        int(max(0, x1 - margin)),
+        int(max(0, y1 - margin)),
+        int(min(width, x2 + margin)),
+        int(min(height, y2 + margin)),
+    )
+
+
+def detect_tiles(
+    image: np.ndarray,
+    detector: TileDetector,
+    *,
+    conf: float = 0.25,
+    iou: float = 0.5,
+    zoom: bool = True,
+) -> tuple[Detections, bool]:
+    """Detect tiles in an RGB image; returns the detections and whether it zoomed."""
+    first = detector.detect(image, conf=conf, iou=iou)
+    if not zoom or len(first) == 0:
+        return first, False
+    net_h, net_w = detector.input_size
+    height, width = image.shape[:2]
+    first_scale = min(net_h / height, net_w / width)
+    tile_px = float(np.median(np.maximum(first.width, first.height))) * first_scale
+    if tile_px >= ZOOM_BELOW_PX:
+        return first, False
+    x1, y1, x2, y2 = hand_region(first, image.shape)
+    crop_scale = min(net_h / max(1, y2 - y1), net_w / max(1, x2 - x1))
+    # Never upsample the decoded photo beyond 1:1 - there is nothing more to see.
+    if min(crop_scale, 1.0) / first_scale < MIN_ZOOM_GAIN:
+        return first, False
+    second = detector.detect(image[y1:y2, x1:x2], conf=conf, iou=iou).scaled(1, 1, x1, y1)
+    cx = (first.xyxy[:, 0] + first.xyxy[:, 2]) / 2
+    cy = (first.xyxy[:, 1] + first.xyxy[:, 3]) / 2
+    inside = (cx >= x1) & (cx <= x2) & (cy >= y1) & (cy <= y2)
+    # Keep first-pass tiles the crop's edge may have cut, unless the zoom saw them too.
+    merged = Detections.merge([second, first[~inside]])
+    keep = nms(merged.xyxy, merged.confidence, iou)
+    return merged[keep], True

@@ -1,0 +1,66 @@
+"""Photo bytes to tile detections in original-photo pixels, and their CONTRACT JSON form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from datasets.classes import BACK, CLASS_NAMES
+from vision.detections import Detections
+from vision.image_io import Photo, decode_image
+from vision.onnx_detector import default_detector
+from vision.pipeline import TileDetector, detect_tiles
+
+#: CONTRACT.md writes a face-down tile as ``x`` in photo output.
+FACE_DOWN = "x"
+#: A tile whose aspect ratio differs from the photo's typical tile by more than this factor
+#: lies sideways (upright 0.75 vs sideways 1.33: a factor 1.78, threshold its square root).
+SIDEWAYS_FACTOR = 1.33
+
+
+def detect_photo(
+    image: bytes, detector: TileDetector | None = None, *, conf: float = 0.25
+) -> tuple[Photo, Detections, bool]:
+    """Decode, detect (with the zoomed pass when tiles are small) and map to photo pixels."""
+    photo = decode_image(image)
+    dets, zoomed = detect_tiles(photo.pixels, detector or default_detector(), conf=conf)
+    return photo, dets.scaled(photo.scale, photo.scale), zoomed
+
+
+def sideways_flags(dets: Detections) -> np.ndarray:
+    """Which boxes lie across the photo's typical tile orientation.
+
+    >>> d = Detections(np.array([[0, 0, 30, 40], [30, 0, 60, 40], [60, 10, 100, 40]]),
+    ...                np.ones(3), np.zeros(3))
+    >>> sideways_flags(d).tolist()
+    [False, False, True]
+    """
+    if len(dets) == 0:
+        return np.zeros(0, dtype=bool)
+    ratio = np.log(np.maximum(dets.width, 1e-3) / np.maximum(dets.height, 1e-3))
+    return np.abs(ratio - np.median(ratio)) > np.log(SIDEWAYS_FACTOR)
+
+
+def detections_to_json(dets: Detections, photo: Photo) -> list[dict[str, Any]]:
+    """The ``detections`` list of the ``recognize`` response, left to right."""
+    order = np.lexsort((dets.xyxy[:, 1], dets.xyxy[:, 0]))
+    sideways = sideways_flags(dets)
+    out = []
+    for i in order:
+        x1, y1, x2, y2 = (float(v) for v in dets.xyxy[i])
+        name = CLASS_NAMES[int(dets.class_id[i])]
+        out.append(
+            {
+                "tile": FACE_DOWN if name == BACK else name,
+                "box": [
+                    round(max(0.0, x1)),
+                    round(max(0.0, y1)),
+                    round(min(float(photo.width), x2)),
+                    round(min(float(photo.height), y2)),
+                ],
+                "confidence": round(float(dets.confidence[i]), 4),
+                "sideways": bool(sideways[i]),
+            }
+        )
+    return out
