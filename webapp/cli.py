@@ -100,15 +100,79 @@ def cmd_settle(args: argparse.Namespace) -> int:
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    return not_yet("agari standings", "Rulesets as data, and the whole game around a hand")
+    from scoring.api import standings
+
+    # JSON Lines in and out (CONTRACT.md); --json is the only form.
+    return run_json_lines(standings, sys.stdin, sys.stdout)
 
 
 def cmd_game(args: argparse.Namespace) -> int:
-    return not_yet("agari game", "Rulesets as data, and the whole game around a hand")
+    from scoring.api import replay_game
+
+    text = sys.stdin.read()
+    try:  # one game as a (possibly pretty-printed) JSON document ...
+        request = json.loads(text)
+    except json.JSONDecodeError:  # ... or several games, one JSON object per line
+        return run_json_lines(replay_game, text.splitlines(), sys.stdout)
+    if args.json:
+        return run_json_lines(replay_game, [json.dumps(request)], sys.stdout)
+    if not isinstance(request, dict):
+        raise RequestError("the game must be a JSON object", code="bad_request")
+    game = replay_game(request)
+    for h in game["hands"]:
+        deltas = " ".join(f"{s}{v:+d}" for s, v in h["deltas"].items())
+        scores = " ".join(f"{s} {v}" for s, v in h["scores"].items())
+        notes = f"  ({'; '.join(h['notes'])})" if h["notes"] else ""
+        where = f"{h['round']}-{h['honba']}"
+        print(f"{h['hand']:>3} {where:<5} {h['result']:<8} {deltas:<34} {scores}{notes}")
+    print(f"ended: {game['ended']}; riichi sticks left: {game['riichi_sticks_left']}")
+    for row in game["standings"]:
+        print(f"  {row['rank']}. {row['seat']} {row['score']:>7} {row['result']:>+8}")
+    return EXIT_OK
+
+
+def _rule_value(value: object) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_rule_value(v)}" for k, v in value.items()) or "{}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_rule_value(v) for v in value) + "]"
+    return json.dumps(value) if isinstance(value, (bool, str)) else str(value)
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    return not_yet("agari rules", "Rulesets as data, and the whole game around a hand")
+    from scoring.ruleset import declared_in, list_rulesets, load_ruleset, rule_names
+
+    if args.action == "list":
+        if args.ids:
+            raise RequestError("'agari rules list' takes no ids", code="bad_request")
+        for rid in list_rulesets():
+            rs = load_ruleset(rid)
+            print(f"{rid:<14} {rs.name}  (extends {rs.extends or '-'})")
+        return EXIT_OK
+    if args.action == "show":
+        if len(args.ids) != 1:
+            raise RequestError("usage: agari rules show ID", code="bad_request")
+        rs = load_ruleset(args.ids[0])
+        origin = declared_in(rs.id)
+        print(f"{rs.id}: {rs.name} (extends {rs.extends or '-'})")
+        print(f"{'rule':<30} {'value':<26} {'set in':<14} source")
+        for rule in rule_names():
+            where = origin[rule]
+            tag = "base default" if where in ("base", "default") else where
+            value = _rule_value(rs.value_of(rule))
+            print(f"{rule:<30} {value:<26} {tag:<14} {rs.source_of(rule)}")
+        return EXIT_OK
+    if len(args.ids) != 2:
+        raise RequestError("usage: agari rules diff A B", code="bad_request")
+    a, b = (load_ruleset(i) for i in args.ids)
+    differing = [r for r in rule_names() if a.value_of(r) != b.value_of(r)]
+    print(f"{len(differing)} rules differ between {a.id} and {b.id}")
+    print(f"{'rule':<30} {a.id:<26} {b.id}")
+    for rule in differing:
+        print(f"{rule:<30} {_rule_value(a.value_of(rule)):<26} {_rule_value(b.value_of(rule))}")
+        print(f"{'':<30}   {a.id}: {a.source_of(rule)}")
+        print(f"{'':<30}   {b.id}: {b.source_of(rule)}")
+    return EXIT_OK
 
 
 def cmd_recognize(args: argparse.Namespace) -> int:
