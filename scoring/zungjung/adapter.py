@@ -76,6 +76,11 @@ def score_hand(
         raise InvalidHandError("a self-drawn win has no discarder", code="tsumo_with_discarder")
     if not hand.self_drawn and discarder is None:
         raise InvalidHandError("a win on a discard needs the discarder", code="missing_discarder")
+    if hand.earth and discarder != "E":
+        raise InvalidHandError(
+            f"Blessing of Earth is won on East's first discard, not {discarder!r}'s",
+            code="earth_needs_east_discard",
+        )
     table = load_table(ruleset.zj_table)
     ev = evaluate(hand, table, min_points=ruleset.zj_min_points)
     who = responsible_seat(winner, discarder, same_turn_discarders)

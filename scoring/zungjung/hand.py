@@ -129,7 +129,11 @@ class Hand:
             bad.append(("heaven_needs_east_self_draw", "Blessing of Heaven is East's dealt hand"))
         if self.earth and (self.seat_wind == EAST or self.self_drawn or self.melds):
             bad.append(
-                ("earth_needs_non_east_discard", "Blessing of Earth is won on East's 1st discard")
+                (
+                    "earth_needs_non_east_discard",
+                    "Blessing of Earth is a non-East player's win on East's first discard "
+                    "(not a self-draw as riichi's chiihou)",
+                )
             )
         if self.heaven and self.earth:
             bad.append(("heaven_and_earth", "a hand cannot be both blessings"))

@@ -166,6 +166,15 @@ def test_payoff_errors() -> None:
     assert err.value.code == "tsumo_with_discarder"
 
 
+def test_blessing_of_earth_is_won_on_easts_discard_only() -> None:
+    h = hand("234m23m567p678s33s", "4m", seat="S", earth=True)
+    r = win(h, "S", "E")
+    assert r.value == 155 + 25 and r.deltas["E"] == -(3 * r.value - 50)
+    with pytest.raises(InvalidHandError) as err:
+        win(h, "S", "W")
+    assert err.value.code == "earth_needs_east_discard"
+
+
 def test_winner_always_collects_3v() -> None:
     for v in (1, 5, 25, 26, 75, 320, 480):
         for resp in (None, "N"):
