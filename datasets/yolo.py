@@ -1,0 +1,76 @@
+"""YOLO text labels and ``data.yaml``: one reader and one writer each."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from datasets.classes import CLASS_NAMES, NUM_CLASSES
+from scoring.errors import RequestError
+
+Box = tuple[float, float, float, float]
+
+
+def format_label_lines(boxes: Iterable[tuple[int, Box]], width: int, height: int) -> str:
+    """YOLO lines ``class cx cy w h`` (normalised) from pixel xyxy boxes.
+
+    >>> format_label_lines([(4, (10.0, 20.0, 30.0, 60.0))], 100, 200)
+    '4 0.200000 0.200000 0.200000 0.200000\\n'
+    """
+    lines = []
+    for cls, (x0, y0, x1, y1) in boxes:
+        cx, cy = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height
+        w, h = (x1 - x0) / width, (y1 - y0) / height
+        lines.append(f"{cls} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}\n")
+    return "".join(lines)
+
+
+def read_label_lines(text: str, width: int, height: int) -> list[tuple[int, Box]]:
+    """Parse YOLO lines back into (class id, pixel xyxy) pairs; bad lines raise."""
+    out: list[tuple[int, Box]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        try:
+            cls = int(parts[0])
+            cx, cy, w, h = (float(p) for p in parts[1:])
+        except (ValueError, IndexError):
+            raise RequestError(
+                f"YOLO label line {n} malformed: {line!r}", code="bad_label"
+            ) from None
+        if not 0 <= cls < NUM_CLASSES:
+            raise RequestError(
+                f"YOLO label line {n}: class {cls} not in 0-{NUM_CLASSES - 1}", code="bad_label"
+            )
+        out.append(
+            (
+                cls,
+                (
+                    (cx - w / 2) * width,
+                    (cy - h / 2) * height,
+                    (cx + w / 2) * width,
+                    (cy + h / 2) * height,
+                ),
+            )
+        )
+    return out
+
+
+def write_data_yaml(
+    root: Path, *, train: str, val: str, names: tuple[str, ...] = CLASS_NAMES
+) -> Path:
+    """An Ultralytics ``data.yaml`` (paths relative to ``root``, class names in our order)."""
+    root = Path(root)
+    lines = [
+        f"path: {root.resolve()}",
+        f"train: {train}",
+        f"val: {val}",
+        f"nc: {len(names)}",
+        "names:",
+        *(f"  {i}: '{n}'" for i, n in enumerate(names)),
+    ]
+    path = root / "data.yaml"
+    root.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+    return path
