@@ -208,7 +208,18 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
 
 def cmd_group(args: argparse.Namespace) -> int:
-    return not_yet("agari group", "Grouping: from tile boxes to the hand a referee would read")
+    """Group detections from stdin: one JSON object (pretty-printed or not), or JSON Lines."""
+    from vision.api import group
+
+    text = sys.stdin.read()
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError:
+        return run_json_lines(group, text.splitlines(), sys.stdout)  # one request per line
+    status = run_json_lines(group, [json.dumps(request)], sys.stdout)
+    if not args.json:
+        print("(--json gives this same JSON; the hand is under 'hand')", file=sys.stderr)
+    return status
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -235,7 +246,28 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    return not_yet("agari generate", "Synthetic photos of revealed hands")
+    from pathlib import Path
+
+    from datasets.synth import generate
+
+    default_art = Path(__file__).resolve().parents[1].parent / "shared/data/tile-art"
+    art: Path | None = Path(args.art) if args.art else default_art
+    if not args.art and not default_art.is_dir():
+        print(f"agari: no tile art at {default_art}; drawing faces only", file=sys.stderr)
+        art = None
+    manifest = generate(
+        Path(args.out),
+        args.count,
+        seed=args.seed,
+        size=args.size,
+        art=art,
+        workers=args.workers,
+        val_fraction=args.val,
+        start=args.start,
+        progress=True,
+    )
+    print(json.dumps(manifest, sort_keys=True))
+    return EXIT_OK
 
 
 def cmd_table(args: argparse.Namespace) -> int:
@@ -298,6 +330,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("generate", help="render synthetic labelled photos")
+    p.add_argument("--out", required=True, help="output folder (YOLO layout + truth JSON)")
+    p.add_argument("--count", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0, help="same seed, same bytes")
+    p.add_argument("--start", type=int, default=0, help="first image index of the run")
+    p.add_argument("--size", default="640-1280", help="long side in px, or a range lo-hi")
+    p.add_argument("--art", default=None, help="tile art folder (default ../shared/data/tile-art)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument("--val", type=float, default=0.0, help="share of images in the val split")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("table", help="table ledger: export a game")
