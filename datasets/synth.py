@@ -281,8 +281,13 @@ def render_sample(
 
 
 def split_of(index: int, val_fraction: float) -> str:
-    """``'val'`` for a fixed, seed-independent share of indices, else ``'train'``."""
-    if val_fraction <= 0:
+    """``'val'`` for a fixed, seed-independent share of indices, else ``'train'``.
+
+    A negative ``val_fraction`` puts everything in ``'val'`` (a held-out set).
+    """
+    if val_fraction < 0:
+        return "val"
+    if val_fraction == 0:
         return "train"
     return "val" if (index * 2654435761 % 2**32) / 2**32 < val_fraction else "train"
 
@@ -332,8 +337,10 @@ def generate(
     """Render images ``start .. start+count-1`` of run ``seed`` into ``out`` (YOLO layout)."""
     if count < 0 or start < 0:
         raise RequestError("count and start must not be negative", code="bad_count")
-    if not 0 <= val_fraction < 1:
-        raise RequestError(f"val fraction {val_fraction!r} must be in [0, 1)", code="bad_split")
+    if not -1 <= val_fraction < 1:
+        raise RequestError(
+            f"val fraction {val_fraction!r} must be in [0, 1), or -1 for all val", code="bad_split"
+        )
     out = Path(out)
     lohi = parse_size(size)
     art_s = str(art) if art is not None else None
@@ -352,8 +359,9 @@ def generate(
             for n, _ in enumerate(pool.imap_unordered(_write_one, indices, chunksize=4), 1):
                 if progress and n % 50 == 0:
                     print(f"{n}/{count}", flush=True)
-    has_val = val_fraction > 0 and any(split_of(i, val_fraction) == "val" for i in indices)
-    write_data_yaml(out, train="images/train", val="images/val" if has_val else "images/train")
+    splits = {split_of(i, val_fraction) for i in indices}
+    train = "images/train" if "train" in splits else "images/val"
+    write_data_yaml(out, train=train, val="images/val" if "val" in splits else train)
     manifest = {
         "generator": "agari datasets.synth",
         "truth_version": TRUTH_VERSION,

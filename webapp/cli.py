@@ -337,7 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="640-1280", help="long side in px, or a range lo-hi")
     p.add_argument("--art", default=None, help="tile art folder (default ../shared/data/tile-art)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument("--val", type=float, default=0.0, help="share of images in the val split")
+    p.add_argument("--val", type=float, default=0.0, help="val share (-1: all val)")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("table", help="table ledger: export a game")
