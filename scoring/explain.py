@@ -21,6 +21,10 @@ def explain(res: dict[str, Any]) -> str:
     """A few lines: value and announcement, yaku, fu items, reading, deltas, warnings."""
     if "error" in res:
         return f"error [{res['error']['code']}]: {res['error']['message']}"
+    if res.get("scoring") == "zung_jung":  # patterns and points, no han or fu
+        from scoring.zungjung.explain import explain_zj
+
+        return explain_zj(res)
     if res["yakuman"]:
         head = f"{res['yakuman']}x yakuman"
     else:

@@ -4,8 +4,9 @@ The response keeps every key of the riichi response: ``han`` and ``fu`` are null
 has neither), ``yakuman`` is 0, ``fu_details`` is empty, ``yaku`` lists the counted patterns
 (id, name, value, Kwan's number; Value Honor once per set with its tile) and ``points`` is
 the hand value V. Added fields: ``scoring`` ("zung_jung"), ``pattern_table``, ``raw_points``
-(the sum before the limits), ``reading`` (the sets scored) and ``responsible`` (who paid for
-the discard, after the same-turn rule; null for a self-draw).
+(the sum before the limits), ``reading`` (the sets scored), ``responsible`` (who paid for
+the discard, after the same-turn rule; null for a self-draw) and ``announce`` (the payments
+as said at the table). ``warnings`` and ``alternatives[].why`` follow the riichi scorer.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class Result:
     table: Table
     deltas: dict[str, int]
     responsible: str | None
+    winner: str
 
     @property
     def value(self) -> int:
@@ -85,7 +87,7 @@ def score_hand(
     ev = evaluate(hand, table, min_points=ruleset.zj_min_points)
     who = responsible_seat(winner, discarder, same_turn_discarders)
     deltas = payments(ev.best.value, winner, who, par=table.par, scheme=ruleset.zj_payoff)
-    return Result(ev, table, deltas, who)
+    return Result(ev, table, deltas, who, winner)
 
 
 def hand_from_request(req: ScoreRequest) -> Hand:
@@ -117,17 +119,20 @@ def hand_from_request(req: ScoreRequest) -> Hand:
     )
 
 
-def _warnings(req: ScoreRequest) -> list[str]:
-    out = list(req.warnings)
+def _warnings(req: ScoreRequest) -> list[dict[str, str]]:
+    """``{"code", "message"}`` objects, as the riichi scorer's: ``assumed`` for what the
+    request left out, ``ignored`` for riichi-only inputs Zung Jung has no use for."""
+    out = [{"code": "assumed", "message": w} for w in req.warnings]
+    ignored = []
     if req.dora_indicators or req.ura_indicators:
-        out.append("Zung Jung has no dora: the indicators were ignored")
+        ignored.append("Zung Jung has no dora: the indicators were ignored")
     if req.honba or req.riichi_sticks:
-        out.append("Zung Jung has no honba or riichi sticks: they were ignored")
+        ignored.append("Zung Jung has no honba or riichi sticks: they were ignored")
     if req.pao is not None:
-        out.append("Zung Jung has no pao: the liable seat was ignored")
+        ignored.append("Zung Jung has no pao: the liable seat was ignored")
     if any(t.red for t in req.all_tiles):
-        out.append("red fives score as plain fives in Zung Jung")
-    return out
+        ignored.append("red fives score as plain fives in Zung Jung")
+    return out + [{"code": "ignored", "message": w} for w in ignored]
 
 
 def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, Any]]:
@@ -144,17 +149,34 @@ def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, An
     return out
 
 
-def _outcome_dict(o: Outcome, table: Table) -> dict[str, Any]:
+def _outcome_dict(o: Outcome, best: Outcome, table: Table) -> dict[str, Any]:
+    if o.value < best.value:
+        why = f"worth {o.value}, less than {best.value}"
+    else:  # same value: the chosen one had the larger sum before the limits, or came first
+        why = f"worth the same {o.value}; the chosen reading ranks first"
     return {
         "points": o.value,
         "raw_points": o.raw,
         "limit": o.limit,
         "yaku": pattern_dicts(o.patterns, table),
         "reading": o.reading.describe(),
+        "why": why,
     }
 
 
-def response(result: Result, warnings: Sequence[str] = ()) -> dict[str, Any]:
+def announce(deltas: dict[str, int], winner: str) -> str:
+    """What the losers pay, as announced at the table: ``'85 each'`` or ``'205 + 25 + 25'``.
+
+    >>> announce({"E": -205, "S": 255, "W": -25, "N": -25}, "S")
+    '205 + 25 + 25'
+    """
+    paid = sorted((-d for s, d in deltas.items() if s != winner), reverse=True)
+    if len(set(paid)) == 1:
+        return f"{paid[0]} each"
+    return " + ".join(map(str, paid))
+
+
+def response(result: Result, warnings: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
     """The CONTRACT.md score response of a Zung Jung result."""
     best = result.evaluation.best
     return {
@@ -166,13 +188,16 @@ def response(result: Result, warnings: Sequence[str] = ()) -> dict[str, Any]:
         "fu_details": [],
         "points": best.value,
         "deltas": result.deltas,
-        "alternatives": [_outcome_dict(o, result.table) for o in result.evaluation.alternatives],
+        "alternatives": [
+            _outcome_dict(o, best, result.table) for o in result.evaluation.alternatives
+        ],
         "warnings": list(warnings),
         "scoring": "zung_jung",
         "pattern_table": result.table.id,
         "raw_points": best.raw,
         "reading": best.reading.describe(),
         "responsible": result.responsible,
+        "announce": announce(result.deltas, result.winner),
     }
 
 

@@ -166,8 +166,22 @@ def test_dora_and_counters_are_ignored_with_warnings() -> None:
         )
     )
     assert out["points"] == 25
-    assert any("dora" in w for w in out["warnings"])
-    assert any("honba" in w for w in out["warnings"])
+    assert {"code": "ignored", "message": "Zung Jung has no dora: the indicators were ignored"} in (
+        out["warnings"]
+    )
+    assert any("honba" in w["message"] for w in out["warnings"])
+
+
+def test_readable_text_of_a_zung_jung_response() -> None:
+    from scoring.explain import explain
+
+    out = score(req(closed="223344m667788p5s", win_tile="5s", win="ron", discarder="E"))
+    assert out["announce"] == "175 + 25 + 25"
+    assert out["alternatives"][0]["why"] == "worth 35, less than 75"
+    text = explain(out)
+    assert text.splitlines()[0] == "75 points (Zung Jung, v1.03 table): 175 + 25 + 25"
+    assert "5.1.2  Two Identical Sequences Twice   60" in text
+    assert "not chosen: 2m2m 3m3m 4m4m 6p6p 7p7p 8p8p 5s5s (worth 35, less than 75)" in text
 
 
 def test_rules_summary_says_which_source_each_ruleset_follows() -> None:
