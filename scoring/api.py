@@ -52,7 +52,12 @@ def settle(request: dict[str, Any]) -> dict[str, Any]:
     from scoring.payments import settle_request
     from scoring.request import parse_settle_request
 
-    return settle_request(parse_settle_request(request))
+    sreq = parse_settle_request(request)
+    if sreq.ruleset.scoring == "zung_jung":  # patterns, not han: Zung Jung's own settlement
+        from scoring.zungjung import settle_request as zj_settle_request
+
+        return zj_settle_request(sreq)
+    return settle_request(sreq)
 
 
 def standings(request: dict[str, Any]) -> dict[str, Any]:

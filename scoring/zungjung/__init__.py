@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.ruleset import Ruleset
-from scoring.zungjung.adapter import Result, hand_from_request, response, score_hand, score_request
+from scoring.zungjung.adapter import (
+    Result,
+    hand_from_request,
+    response,
+    score_hand,
+    score_request,
+    settle_request,
+)
 from scoring.zungjung.evaluate import Evaluation, Outcome, evaluate, readings
 from scoring.zungjung.hand import Hand, Meld
 from scoring.zungjung.payoff import payments, responsible_seat
@@ -37,6 +44,7 @@ __all__ = [
     "rules_summary",
     "score_hand",
     "score_request",
+    "settle_request",
 ]
 
 

@@ -20,11 +20,11 @@ from scoring.ruleset import Ruleset
 from scoring.tiles import NUM_KINDS, kind_name, wind_kind
 from scoring.zungjung.evaluate import Evaluation, Outcome, Scored, evaluate
 from scoring.zungjung.hand import Hand, Meld
-from scoring.zungjung.payoff import payments, responsible_seat
+from scoring.zungjung.payoff import SEATS, payments, responsible_seat
 from scoring.zungjung.table import Table, load_table
 
 if TYPE_CHECKING:
-    from scoring.request import ScoreRequest
+    from scoring.request import ScoreRequest, SettleRequest
 
 #: CONTRACT flags -> the Zung Jung hand's incidental flags (WSOM.md §1, 9.x).
 FLAG_MAP = {
@@ -211,3 +211,28 @@ def score_request(req: ScoreRequest, ruleset: Ruleset) -> dict[str, Any]:
     hand = hand_from_request(req)
     result = score_hand(hand, ruleset, winner=req.seat_wind, discarder=req.discarder)
     return response(result, _warnings(req))
+
+
+def settle_request(sreq: SettleRequest) -> dict[str, Any]:
+    """Settle the wins on one discard under a Zung Jung ruleset (``agari settle``).
+
+    WSOM allows one winner per discard: with ``multi_ron = "head_bump"`` only the first in
+    turn order after the discarder is paid (WSOM.md §4); otherwise every win is paid. There
+    are no honba or sticks to hand out (any given are reported in that win's warnings).
+    """
+    wins = list(sreq.wins)
+    outcome = "win"
+    if len(wins) > 1:
+        first = SEATS.index(sreq.discarder or "E")
+        wins.sort(key=lambda w: (SEATS.index(w.seat_wind) - first) % 4)
+        outcome = "multiple_ron"
+        if sreq.ruleset.multi_ron == "head_bump":
+            wins, outcome = wins[:1], "head_bump"
+    results: list[dict[str, Any]] = []
+    total = dict.fromkeys(SEATS, 0)
+    for w in wins:
+        res = score_request(w, sreq.ruleset) | {"seat": w.seat_wind}
+        results.append(res)
+        for seat, d in res["deltas"].items():
+            total[seat] += d
+    return {"results": results, "deltas": total, "outcome": outcome}

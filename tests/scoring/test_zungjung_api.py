@@ -198,3 +198,20 @@ def test_rules_summary_says_which_source_each_ruleset_follows() -> None:
     assert "v1.03" in rs.source_of("zj_table") and "v3.3" in rs.source_of("zj_table")
     assert "5-point" in rs.source_of("zj_min_points")
     assert load_ruleset("zung-jung").extends == "wsom"
+
+
+def test_settle_under_wsom_pays_only_the_next_in_turn() -> None:
+    from scoring.api import settle
+
+    t13 = {"closed": "223344m667788p5s", "win_tile": "5s", "win": "ron", "round_wind": "E"}
+    out = settle(
+        {
+            "ruleset": "wsom",
+            "discarder": "E",
+            "wins": [t13 | {"seat_wind": "W"}, t13 | {"seat_wind": "S"}],
+        }
+    )
+    assert out["outcome"] == "head_bump"
+    assert [r["seat"] for r in out["results"]] == ["S"]  # S is next after the discarder E
+    assert out["results"][0]["points"] == 75 and out["results"][0]["scoring"] == "zung_jung"
+    assert out["deltas"] == {"E": -175, "S": 225, "W": -25, "N": -25}
