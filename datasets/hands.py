@@ -269,13 +269,16 @@ def _with_indicators(rng: np.random.Generator, hand: LaidHand) -> LaidHand:
     closed = all(m.kind == "ankan" for m in hand.melds)
     n_ura = n_dora if closed and rng.random() < 0.5 else 0
     picks: list[str] = []
+    taken = set(hand.all_tiles())  # a red five exists once per suit
     for _ in range(n_dora + n_ura):
         free = [k for k in range(NUM_KINDS) if counts[k] < 4]
         k = _choice(rng, free)
         counts[k] += 1
         name = kind_name(k)
-        if name[0] == "5" and name[1] != "z" and rng.random() < 0.1:
-            name = "0" + name[1]
+        red = "0" + name[1]
+        if name[0] == "5" and name[1] != "z" and rng.random() < 0.1 and red not in taken:
+            name = red
+        taken.add(name)
         picks.append(name)
     return LaidHand(
         hand.concealed,
