@@ -19,7 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from scoring.tiles import DRAGONS, IS_HONOR, IS_TERMINAL, IS_YAOCHUU, NUM_KINDS, WINDS
+from scoring.tiles import (
+    DRAGONS,
+    IS_HONOR,
+    IS_TERMINAL,
+    IS_YAOCHUU,
+    NUM_KINDS,
+    WINDS,
+    kind_name,
+)
 from scoring.zungjung.hand import Hand
 
 Shape = Literal["regular", "seven_pairs", "thirteen_terminals"]
@@ -59,9 +67,7 @@ class Reading:
     pairs: tuple[int, ...] = ()
 
     def describe(self) -> str:
-        """A short human form, e.g. ``'123m 555z* [777p] 11s'`` (* concealed triplet)."""
-        from scoring.tiles import kind_name
-
+        """A short human form, e.g. ``'123m 555z* [777p] 1s1s'`` (* concealed triplet)."""
         if self.shape == "thirteen_terminals":
             return "thirteen terminals"
         if self.shape == "seven_pairs":

@@ -215,3 +215,22 @@ def test_settle_under_wsom_pays_only_the_next_in_turn() -> None:
     assert [r["seat"] for r in out["results"]] == ["S"]  # S is next after the discarder E
     assert out["results"][0]["points"] == 75 and out["results"][0]["scoring"] == "zung_jung"
     assert out["deltas"] == {"E": -175, "S": 225, "W": -25, "N": -25}
+
+
+def test_prevailing_wind_is_ignored_only_the_seat_wind_counts() -> None:
+    # A South triplet in the South round, held by West: not a value honor (ZJ ignores the
+    # prevailing wind), so a chicken hand (1); held by South it is Value Honor 10.
+    hand = {
+        "closed": "234m567p1s",
+        "win_tile": "1s",
+        "win": "tsumo",
+        "round_wind": "S",
+        "melds": [
+            {"kind": "pon", "tiles": "222z", "from": "left"},
+            {"kind": "chi", "tiles": "345s", "from": "left"},
+        ],
+    }
+    west = score(req(ruleset="zung-jung", **hand) | {"seat_wind": "W"})
+    south = score(req(ruleset="zung-jung", **hand) | {"seat_wind": "S"})
+    assert [y["id"] for y in west["yaku"]] == ["chicken_hand"] and west["points"] == 1
+    assert [y["id"] for y in south["yaku"]] == ["value_honor"] and south["points"] == 10
