@@ -33,7 +33,7 @@ pytest_plugins = ["tests.webapp.ledger_fixtures"]
 REPO = Path(__file__).resolve().parents[2]
 PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
 #: A hand any riichi ruleset accepts forever: everyone tenpai, the dealer repeats.
-ALL_TENPAI = {"kind": "draw", "tenpai": ["E", "S", "W", "N"]}
+ALL_TENPAI = {"result": "draw", "tenpai": ["E", "S", "W", "N"]}
 WRITERS = 3
 KILL_AFTER_ACKS = 60
 WRITE_SECONDS_MAX = 20.0
@@ -152,6 +152,9 @@ def test_sigkill_while_writing_loses_no_committed_entry(
     assert refused == []
     assert total[0] >= WRITERS  # the test really wrote something before the kill
 
+    in_flight = sum(attempted[t] - len(acked[t]) for t in acked)
+    print(f"acknowledged before SIGKILL: {total[0]}; writes in flight at the kill: {in_flight}")
+
     second = Server(db_url, tmp_path / "server.log")
     servers.append(second)
     for table_id, _token in tables:
@@ -167,6 +170,7 @@ def test_sigkill_while_writing_loses_no_committed_entry(
         assert body["revision"] == n, "the revision is written in the entry's transaction"
         assert "error" not in body["scoreboard"], body["scoreboard"]
         assert body["scoreboard"]["honba"] == n  # the replay of every surviving entry
+        print(f"table {table_id}: {len(acked[table_id])} acknowledged, {n} stored")
     second.kill()
 
     if db_url.startswith("sqlite"):

@@ -1,8 +1,9 @@
 """A table's state, derived: its stored entries replayed through the game flow.
 
 Nothing here knows a rule. :func:`scoring.api.replay_game` decides the next dealer, honba,
-sticks, the end of the game and the final standings; this module only builds its request
-from a table and reads its answer into the scoreboard the pages and the overlay show.
+sticks, the end of the game and the final standings; this module builds its request from a
+table (each stored entry is one element of its ``hands`` list, unchanged) and reads its
+answer into the scoreboard that the pages, the overlay and the exports show.
 """
 
 from __future__ import annotations
@@ -10,35 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 import scoring.api
-from scoring.errors import AgariError
+from scoring.errors import AgariError, RequestError
+from scoring.ruleset import resolve_ruleset
 from webapp.ledger.repository import SEATS, TableRecord
 
-
-def replay_request(table: TableRecord) -> dict[str, Any]:
-    """The ``agari game --json`` request that replays this table's entries."""
-    return {"ruleset": table.ruleset, "hands": [dict(e.data) for e in table.entries]}
-
-
-def replay(table: TableRecord) -> dict[str, Any]:
-    """The game replay's answer for this table; raises its AgariError for an illegal hand."""
-    return scoring.api.replay_game(replay_request(table))
-
-
-def check_replays(table: TableRecord) -> None:
-    """A repository ``check``: refuse an entry the game replay rejects (or one after the end)."""
-    if table.entries:
-        before = TableRecord(
-            table.id, table.title, table.ruleset, table.players, table.revision,
-            table.created_at, table.updated_at, table.entries[:-1],
-        )  # fmt: skip
-        if replay(before).get("finished"):
-            exc = AgariError("the game is over: no more hands can be recorded", code="game_over")
-            exc.http_status = 409
-            raise exc
-    replay(table)
-
-
 ROUND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+#: Score-request fields that describe the table, not the hand: the table knows them better
+#: than a result page does, so a recorded win leaves them for the replay to fill in.
+TABLE_FIELDS = ("ruleset", "round_wind", "honba", "riichi_sticks", "win")
 
 
 def round_label(code: str) -> str:
@@ -46,25 +26,77 @@ def round_label(code: str) -> str:
     return f"{ROUND_NAMES.get(code[:1], code[:1])} {code[1:]}"
 
 
-def _summary(entry: dict[str, Any], players: dict[str, str]) -> str:
-    kind = entry.get("kind", "?")
-    name = players.get
-    if kind == "ron":
+def replay_request(table: TableRecord) -> dict[str, Any]:
+    """The ``agari game --json`` request that replays this table's entries."""
+    return {"ruleset": table.ruleset, "hands": [dict(e.data) for e in table.entries]}
+
+
+def replay(table: TableRecord) -> dict[str, Any] | None:
+    """The game replay's answer (None for a table with no hand yet); raises its
+    AgariError for an illegal hand."""
+    if not table.entries:
+        return None
+    return scoring.api.replay_game(replay_request(table))
+
+
+def check_replays(table: TableRecord) -> None:
+    """A repository ``check``: refuse an entry the game replay rejects (422: the request was
+    well-formed JSON, the hand is not possible at this table)."""
+    try:
+        replay(table)
+    except AgariError as exc:
+        if exc.code == "illegal_hand":
+            exc.http_status = 422
+        raise
+
+
+def _parse_next(code: str) -> tuple[str, int]:
+    """``E2-1`` -> (``E2``, 1)."""
+    label, _, honba = code.partition("-")
+    return label, int(honba or 0)
+
+
+def _summary(entry: dict[str, Any], players: dict[str, str], notes: list[str]) -> str:
+    result = entry.get("result", "?")
+
+    def name(seat: Any) -> str:
+        return str(players.get(seat, seat))
+
+    if result == "win":
         wins = entry.get("wins") or [entry]
-        who = ", ".join(str(name(w.get("winner"), w.get("winner"))) for w in wins)
-        return f"ron: {who} from {name(entry.get('discarder'), entry.get('discarder'))}"
-    if kind == "tsumo":
-        return f"tsumo: {name(entry.get('winner'), entry.get('winner'))}"
-    if kind == "draw":
-        tenpai = [str(name(s, s)) for s in entry.get("tenpai", [])]
-        return "draw, tenpai: " + (", ".join(tenpai) if tenpai else "nobody")
-    if kind == "nagashi":
-        return "nagashi mangan: " + ", ".join(str(name(s, s)) for s in entry.get("nagashi", []))
-    if kind == "abortive":
-        return f"abortive draw ({entry.get('reason', '?')})"
-    if kind == "chombo":
-        return f"chombo: {name(entry.get('offender'), entry.get('offender'))}"
-    return str(kind)
+        who = ", ".join(name(w.get("winner")) for w in wins)
+        text = f"ron: {who} from {name(entry['from'])}" if entry.get("from") else f"tsumo: {who}"
+    elif result == "draw":
+        tenpai = ", ".join(name(s) for s in entry.get("tenpai") or []) or "nobody"
+        text = f"draw, tenpai: {tenpai}"
+        if entry.get("nagashi"):
+            text = "nagashi mangan: " + ", ".join(name(s) for s in entry["nagashi"])
+    elif result == "abortive":
+        text = f"abortive draw ({entry.get('kind', '?')})"
+    elif result == "chombo":
+        text = f"chombo: {name(entry.get('seat'))}"
+    else:
+        text = str(result)
+    if entry.get("riichi"):
+        text += " · riichi " + ", ".join(name(s) for s in entry["riichi"])
+    return text
+
+
+def _empty_board(table: TableRecord) -> dict[str, Any]:
+    """Before the first hand: the ruleset's starting points, East 1, dealer E."""
+    start = resolve_ruleset(table.ruleset).game.start_points
+    return {
+        "scores": dict.fromkeys(SEATS, start),
+        "dealer": "E",
+        "round": "E1",
+        "round_label": round_label("E1"),
+        "honba": 0,
+        "riichi_sticks": 0,
+        "finished": False,
+        "ended": "unfinished",
+        "standings": None,
+        "hands": [],
+    }
 
 
 def scoreboard(table: TableRecord) -> dict[str, Any]:
@@ -73,43 +105,106 @@ def scoreboard(table: TableRecord) -> dict[str, Any]:
     table stays readable even if a later engine disagrees with something stored)."""
     try:
         result = replay(table)
+        if result is None:
+            return _empty_board(table)
     except AgariError as exc:
         return {"error": exc.to_dict()}
-    return _normalise(table, result)
-
-
-def _normalise(table: TableRecord, result: dict[str, Any]) -> dict[str, Any]:
+    start = _empty_board(table)
     hands = []
-    for entry, hand in zip(table.entries, result.get("hands", []), strict=False):
+    before, sticks_before = start["scores"], 0
+    for entry, hand in zip(table.entries, result["hands"], strict=True):
         hands.append(
             {
                 "seq": entry.seq,
                 "round": hand["round"],
                 "round_label": round_label(hand["round"]),
                 "honba": hand["honba"],
-                "riichi_sticks": hand["riichi_sticks"],
+                "riichi_sticks": sticks_before,
                 "dealer": hand["dealer"],
-                "kind": entry.data.get("kind"),
-                "reason": entry.data.get("reason"),
-                "summary": _summary(entry.data, table.players),
+                "result": hand["result"],
+                "summary": _summary(entry.data, table.players, hand.get("notes", [])),
+                "notes": hand.get("notes", []),
                 "deltas": hand["deltas"],
-                "scores_before": hand["scores_before"],
-                "scores_after": hand["scores_after"],
-                "wins": hand.get("wins", []),
+                "scores_before": before,
+                "scores_after": hand["scores"],
             }
         )
-    nxt = result.get("next") or {}
-    return {
-        "scores": result["scores"],
-        "dealer": nxt.get("dealer"),
-        "round": nxt.get("round"),
-        "round_label": round_label(nxt["round"]) if nxt.get("round") else None,
-        "honba": nxt.get("honba", 0),
-        "riichi_sticks": nxt.get("riichi_sticks", 0),
-        "finished": bool(result.get("finished")),
-        "standings": result.get("standings"),
+        before, sticks_before = hand["scores"], hand["riichi_sticks"]
+    finished = result["ended"] != "unfinished"
+    board: dict[str, Any] = {
+        "scores": result["final_scores"],
+        "dealer": None,
+        "round": None,
+        "round_label": None,
+        "honba": 0,
+        "riichi_sticks": result["riichi_sticks_left"],
+        "finished": finished,
+        "ended": result["ended"],
+        "standings": result["standings"] if finished else None,
         "hands": hands,
     }
+    if result.get("next"):
+        label, honba = _parse_next(result["next"])
+        board |= {
+            "round": label,
+            "round_label": round_label(label),
+            "honba": honba,
+            "dealer": SEATS[int(label[1:]) - 1],
+        }
+    return board
+
+
+def win_from_score_request(table: TableRecord, body: dict[str, Any]) -> dict[str, Any]:
+    """The entry for a win taken from a result page: ``{"request": score request}`` or
+    ``{"requests": [...]}`` for several ron on one discard, plus optional ``riichi`` (other
+    players' riichi this hand) and ``note``. The request's seat winds are those of the hand
+    being played, so the winner and discarder are found from the table's current dealer;
+    the table's ruleset, round wind, honba and sticks replace the page's."""
+    unknown = set(body) - {"request", "requests", "riichi", "note"}
+    if unknown:
+        raise RequestError(f"unknown fields {sorted(unknown)}", code="unknown_field")
+    requests = body.get("requests") or ([body["request"]] if "request" in body else [])
+    if (
+        not isinstance(requests, list)
+        or not requests
+        or not all(isinstance(r, dict) for r in requests)
+    ):
+        raise RequestError("give 'request' (a score request) or 'requests'", code="missing_field")
+    board = scoreboard(table)
+    if "error" in board:
+        raise RequestError(board["error"]["message"], code=board["error"]["code"])
+    if board["finished"]:
+        raise RequestError("the game is over: no more hands can be recorded", code="game_over")
+    dealer_index = SEATS.index(board["dealer"])
+
+    def player_at(wind: Any, what: str) -> str:
+        if wind not in SEATS:
+            raise RequestError(f"{what} must be a seat wind E S W N, not {wind!r}", code="bad_seat")
+        return SEATS[(SEATS.index(wind) + dealer_index) % 4]
+
+    riichi = list(body.get("riichi") or [])
+    wins, discarders = [], set()
+    for req in requests:
+        winner = player_at(req.get("seat_wind"), "seat_wind")
+        if req.get("win") == "ron":
+            discarders.add(player_at(req.get("discarder"), "discarder"))
+        flags = req.get("flags") or []
+        if ("riichi" in flags or "double_riichi" in flags) and winner not in riichi:
+            riichi.append(winner)
+        clean = {k: v for k, v in req.items() if k not in TABLE_FIELDS}
+        wins.append({"winner": winner, "request": clean})
+    rons = sum(1 for req in requests if req.get("win") == "ron")
+    if len(wins) > 1 and (rons != len(wins) or len(discarders) != 1):
+        raise RequestError("several wins must all be ron on the same discard", code="bad_request")
+    entry: dict[str, Any] = {"result": "win"}
+    if discarders:
+        entry["from"] = discarders.pop()
+    entry |= {"wins": wins} if len(wins) > 1 else wins[0]
+    if riichi:
+        entry["riichi"] = sorted(riichi, key=SEATS.index)
+    if body.get("note"):
+        entry["note"] = body["note"]
+    return entry
 
 
 def scoreboard_text(table: TableRecord) -> str:
@@ -118,16 +213,17 @@ def scoreboard_text(table: TableRecord) -> str:
     head = f"{table.title or table.id} ({table.ruleset}), {len(table.entries)} hands"
     if "error" in board:
         return f"{head}\nthe replay stops: {board['error']['message']}\n"
-    where = (
-        "game over"
-        if board["finished"]
-        else (f"{board['round_label']}, honba {board['honba']}, sticks {board['riichi_sticks']}")
-    )
+    if board["finished"]:
+        where = f"game over ({board['ended']})"
+    else:
+        where = f"{board['round_label']}, honba {board['honba']}, sticks {board['riichi_sticks']}"
     rows = [
         f"  {s} {table.players[s]:<20} {board['scores'][s]:>7}"
-        + (" dealer" if s == board["dealer"] and not board["finished"] else "")
+        + (" dealer" if s == board["dealer"] else "")
         for s in SEATS
     ]
+    for r in board["standings"] or []:
+        rows.append(f"  {r['rank']}. {table.players[r['seat']]:<20} {r['result']:+}")
     return "\n".join([head, where, *rows]) + "\n"
 
 

@@ -16,16 +16,13 @@ from webapp.ledger.repository import SEATS, TableRecord
 from webapp.ledger.state import public_view
 
 WINDS = "ESWN"
-#: Tenhou's names of the ends of a hand that are not wins.
-DRAW_NAMES = {
-    "draw": "流局",
-    "nagashi": "流し満貫",
+#: Tenhou's names of the ends of a hand that are not wins (chombo has none: ours).
+ABORTIVE_NAMES = {
     "nine_terminals": "九種九牌",
     "four_winds": "四風連打",
     "four_kans": "四槓散了",
     "four_riichi": "四家立直",
     "triple_ron": "三家和了",
-    "chombo": "チョンボ",
 }
 
 
@@ -34,23 +31,49 @@ def _round_index(round_code: str) -> int:
     return WINDS.index(round_code[0]) * 4 + int(round_code[1:]) - 1
 
 
-def _tenhou_hand(hand: dict[str, Any]) -> list[Any]:
+def _result(entry: dict[str, Any], hand: dict[str, Any]) -> list[Any]:
     deltas = [hand["deltas"][s] for s in SEATS]
-    if hand["kind"] in ("ron", "tsumo"):
-        result: list[Any] = ["和了"]
-        for win in hand.get("wins", []):
+    kind = entry.get("result")
+    if kind == "win":
+        out: list[Any] = ["和了"]
+        wins = entry.get("wins") or [entry]
+        for i, win in enumerate(wins):
             who = SEATS.index(win["winner"])
-            frm = SEATS.index(win["from"]) if win.get("from") else who
-            result += [deltas, [who, frm, who, win.get("text", "")]]
-    else:
-        name = DRAW_NAMES.get(hand.get("reason") or hand["kind"], "流局")
-        result = [name, deltas]
+            frm = SEATS.index(entry["from"]) if entry.get("from") else who
+            # The replay gives one change per seat for the whole hand: with several
+            # winners it goes with the first, and the others show zeros.
+            out += [deltas if i == 0 else [0, 0, 0, 0], [who, frm, who, _points_text(win)]]
+        return out
+    if kind == "draw":
+        tenpai = entry.get("tenpai") or []
+        if entry.get("nagashi"):
+            name = "流し満貫"
+        elif len(tenpai) == 4:
+            name = "全員聴牌"
+        elif not tenpai:
+            name = "全員不聴"
+        else:
+            name = "流局"
+        return [name, deltas]
+    if kind == "abortive":
+        return [ABORTIVE_NAMES.get(entry.get("kind", ""), "流局")]
+    return ["チョンボ", deltas]
+
+
+def _points_text(win: dict[str, Any]) -> str:
+    points = win.get("points")
+    if isinstance(points, list):
+        return "-".join(str(p) for p in points) + "点"
+    return f"{points}点" if points is not None else ""
+
+
+def _tenhou_hand(entry: dict[str, Any], hand: dict[str, Any]) -> list[Any]:
     empty: list[list[Any]] = [[] for _ in range(14)]  # dora, ura, 4 x (hand, draws, discards)
     return [
         [_round_index(hand["round"]), hand["honba"], hand["riichi_sticks"]],
         [hand["scores_before"][s] for s in SEATS],
         *empty,
-        result,
+        _result(entry, hand),
     ]
 
 
@@ -68,7 +91,9 @@ def tenhou_log(table: TableRecord, board: dict[str, Any]) -> dict[str, Any]:
         "rule": {
             "disp": table.ruleset if isinstance(table.ruleset, str) else table.ruleset["base"]
         },
-        "log": [_tenhou_hand(h) for h in board.get("hands", [])],
+        "log": [
+            _tenhou_hand(e.data, h) for e, h in zip(table.entries, board["hands"], strict=True)
+        ],
         "sc": sc,
     }
 

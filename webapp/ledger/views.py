@@ -18,7 +18,7 @@ from scoring.errors import RequestError
 from scoring.ruleset import resolve_ruleset
 from webapp.ledger import repository as repo
 from webapp.ledger.db import LedgerStore
-from webapp.ledger.state import check_replays, public_view, scoreboard
+from webapp.ledger.state import check_replays, public_view, scoreboard, win_from_score_request
 from webapp.ledger.tenhou_log import export_game
 
 bp = Blueprint("ledger", __name__)
@@ -158,6 +158,27 @@ def api_append(table_id: str) -> Any:
         presented_token(),
         _json_object(),
         expected_revision=_if_match(),
+        check=check_replays,
+    )
+    return _table_response(table, 201)
+
+
+@bp.post("/api/v1/tables/<table_id>/wins")
+def api_record_win(table_id: str) -> Any:
+    """ "Record this win at table X" from a result page: the score request, in the seat winds
+    of the hand being played; the table turns them into players and scores it."""
+    store, token = get_store(), presented_token()
+    repo.check_token(store, table_id, token)
+    table = repo.get_table(store, table_id)
+    entry = win_from_score_request(table, _json_object())
+    # The winner was found from the dealer of this revision: refuse if the table moved on.
+    expected = _if_match()
+    table = repo.append_entry(
+        store,
+        table_id,
+        token,
+        entry,
+        expected_revision=table.revision if expected is None else expected,
         check=check_replays,
     )
     return _table_response(table, 201)

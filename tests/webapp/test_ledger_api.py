@@ -1,0 +1,260 @@
+"""The ledger's HTTP API and pages: access control, tokens kept out of logs and URLs,
+ETags for pollers, undo, exports, on SQLite and on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from webapp import create_app
+
+pytest_plugins = ["tests.webapp.ledger_fixtures"]
+
+PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
+#: Hands every riichi ruleset accepts: an exhaustive draw, dealer and South tenpai.
+DRAW = {"result": "draw", "tenpai": ["E", "S"]}
+NOBODY_TENPAI = {"result": "draw", "tenpai": []}
+
+
+@pytest.fixture
+def app(db_url: str) -> Any:
+    app = create_app({"TESTING": True, "LEDGER_DATABASE_URL": db_url})
+    yield app
+    store = app.extensions.get("agari.ledger")
+    if store is not None:
+        store.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def _create(client: FlaskClient, ruleset: str = "m-league") -> tuple[str, str]:
+    resp = client.post("/api/v1/tables", json={"ruleset": ruleset, "players": PLAYERS})
+    assert resp.status_code == 201, resp.get_json()
+    body = resp.get_json()
+    return body["id"], body["token"]
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_create_then_read_the_public_scoreboard(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    resp = client.get(f"/api/v1/tables/{tid}")
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert "token" not in body and token not in resp.get_data(as_text=True)
+    assert body["players"] == PLAYERS
+    assert body["scoreboard"]["scores"] == {s: 25000 for s in "ESWN"}
+    assert body["scoreboard"]["dealer"] == "E"
+    assert body["scoreboard"]["round"] == "E1"
+    assert resp.headers["ETag"] == '"r0"'
+
+
+def test_record_and_undo_with_the_token(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    resp = client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
+    assert resp.status_code == 201, resp.get_json()
+    board = resp.get_json()["scoreboard"]
+    # E and S tenpai, W and N not: 1500 each way; the dealer stays, one honba.
+    assert board["scores"] == {"E": 26500, "S": 26500, "W": 23500, "N": 23500}
+    assert (board["dealer"], board["round"], board["honba"]) == ("E", "E1", 1)
+    resp = client.post(f"/api/v1/tables/{tid}/entries", json=NOBODY_TENPAI, headers=_auth(token))
+    board = resp.get_json()["scoreboard"]
+    assert (board["dealer"], board["round"], board["honba"]) == ("S", "E2", 2)
+
+    resp = client.delete(f"/api/v1/tables/{tid}/entries/2", headers=_auth(token))
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert [e["seq"] for e in body["entries"]] == [1]
+    assert body["scoreboard"]["honba"] == 1 and body["revision"] == 3
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "code"),
+    [
+        pytest.param({}, 401, "token_required", id="no_header"),
+        pytest.param({"Authorization": "Bearer "}, 401, "token_required", id="empty_bearer"),
+        pytest.param({"Authorization": "Basic dXNlcjpwdw=="}, 401, "token_required", id="basic"),
+        pytest.param(_auth("A" * 43), 403, "bad_token", id="wrong_token"),
+    ],
+)
+def test_no_write_without_the_token(
+    client: FlaskClient, headers: dict[str, str], status: int, code: str
+) -> None:
+    tid, token = _create(client)
+    client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
+    before = client.get(f"/api/v1/tables/{tid}").get_json()
+
+    resp = client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=headers)
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (status, code)
+    resp = client.delete(f"/api/v1/tables/{tid}/entries/1", headers=headers)
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (status, code)
+    resp = client.post(f"/api/v1/tables/{tid}/token-check", headers=headers)
+    assert resp.status_code == status
+
+    assert client.get(f"/api/v1/tables/{tid}").get_json() == before
+
+
+def test_another_tables_token_is_refused(client: FlaskClient) -> None:
+    tid_a, token_a = _create(client)
+    tid_b, _ = _create(client)
+    resp = client.post(f"/api/v1/tables/{tid_b}/entries", json=DRAW, headers=_auth(token_a))
+    assert resp.status_code == 403
+    assert (
+        client.post(f"/api/v1/tables/{tid_a}/token-check", headers=_auth(token_a)).status_code
+        == 200
+    )
+
+
+def test_a_token_in_the_url_is_refused(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    resp = client.post(f"/api/v1/tables/{tid}/entries?token={token}", json=DRAW)
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (400, "token_in_url")
+    assert token not in resp.get_data(as_text=True)
+    assert client.get(f"/api/v1/tables/{tid}?token=x").status_code == 400
+    assert client.get(f"/api/v1/tables/{tid}").get_json()["entries"] == []
+
+
+def test_the_token_as_a_form_field_works(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    resp = client.post(f"/api/v1/tables/{tid}/token-check", data={"token": token})
+    assert resp.status_code == 200
+
+
+def test_illegal_hand_is_refused_and_changes_nothing(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    for bad in (
+        {"result": "draw", "tenpai": ["X"]},
+        {"result": "no_such_kind"},
+        {"result": "win", "winner": "S", "from": "S", "points": 1000},
+    ):
+        resp = client.post(f"/api/v1/tables/{tid}/entries", json=bad, headers=_auth(token))
+        assert 400 <= resp.status_code < 500, (bad, resp.get_json())
+        assert "error" in resp.get_json()
+    for bad_body in (b"not json", b"[1, 2]"):
+        resp = client.post(
+            f"/api/v1/tables/{tid}/entries",
+            data=bad_body,
+            headers={**_auth(token), "Content-Type": "application/json"},
+        )
+        assert resp.status_code == 400
+    body = client.get(f"/api/v1/tables/{tid}").get_json()
+    assert body["entries"] == [] and body["revision"] == 0
+
+
+def test_etag_lets_pollers_skip_unchanged_tables(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    resp = client.get(f"/api/v1/tables/{tid}", headers={"If-None-Match": '"r0"'})
+    assert resp.status_code == 304
+    client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
+    resp = client.get(f"/api/v1/tables/{tid}", headers={"If-None-Match": '"r0"'})
+    assert resp.status_code == 200 and resp.headers["ETag"] == '"r1"'
+
+
+def test_if_match_refuses_a_stale_write(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    headers = {**_auth(token), "If-Match": '"r0"'}
+    assert (
+        client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=headers).status_code == 201
+    )
+    resp = client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=headers)
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (412, "stale_revision")
+    resp = client.delete(f"/api/v1/tables/{tid}/entries/1", headers=headers)
+    assert resp.status_code == 412
+    assert len(client.get(f"/api/v1/tables/{tid}").get_json()["entries"]) == 1
+
+
+def test_undo_only_the_last_entry(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    for _ in range(2):
+        client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
+    resp = client.delete(f"/api/v1/tables/{tid}/entries/1", headers=_auth(token))
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (409, "not_last_entry")
+    assert client.delete(f"/api/v1/tables/{tid}/entries/2", headers=_auth(token)).status_code == 200
+    assert client.delete(f"/api/v1/tables/{tid}/entries/1", headers=_auth(token)).status_code == 200
+    resp = client.delete(f"/api/v1/tables/{tid}/entries/1", headers=_auth(token))
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (409, "nothing_to_undo")
+
+
+def test_create_refuses_bad_input(client: FlaskClient) -> None:
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"ruleset": "no-such-rules", "players": PLAYERS}, "unknown_ruleset"),
+        ({"ruleset": "m-league", "players": {"E": "a"}}, "bad_players"),
+        ({"ruleset": "m-league", "players": PLAYERS, "colour": "red"}, "unknown_field"),
+        ({"players": PLAYERS}, "missing_field"),
+    ]
+    for body, code in cases:
+        resp = client.post("/api/v1/tables", json=body)
+        assert resp.status_code == 400 and resp.get_json()["error"]["code"] == code, body
+    assert client.get("/api/v1/tables").get_json()["tables"] == []
+
+
+def test_unknown_table_is_404(client: FlaskClient) -> None:
+    assert client.get("/api/v1/tables/nope").status_code == 404
+    assert client.get("/tables/nope").status_code == 404
+    resp = client.post("/api/v1/tables/nope/entries", json=DRAW, headers=_auth("x"))
+    assert resp.status_code == 404
+
+
+def test_tokens_never_reach_the_logs(client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)  # every logger, every level: werkzeug, sqlalchemy, ours
+    logging.getLogger("sqlalchemy.engine").setLevel(logging.INFO)  # SQL and its parameters
+    try:
+        tid, token = _create(client)
+        client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
+        client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token + "x"))
+        client.post(f"/api/v1/tables/{tid}/entries?token={token}", json=DRAW)
+        client.post(f"/api/v1/tables/{tid}/token-check", data={"token": token})
+        client.delete(f"/api/v1/tables/{tid}/entries/1", headers=_auth(token))
+        client.post(
+            "/tables",
+            data={"ruleset": "m-league", **{f"player_{s}": n for s, n in PLAYERS.items()}},
+        )
+    finally:
+        logging.getLogger("sqlalchemy.engine").setLevel(logging.WARNING)
+    assert caplog.records, "the check must see the log records it scans"
+    for record in caplog.records:
+        text = record.getMessage() + repr(record.args) + (record.exc_text or "")
+        assert token not in text, record.name
+
+
+def test_pages_render(client: FlaskClient) -> None:
+    resp = client.post(
+        "/tables",
+        data={
+            "ruleset": "m-league",
+            "title": "Final",
+            **{f"player_{s}": n for s, n in PLAYERS.items()},
+        },
+    )
+    assert resp.status_code == 201
+    html = resp.get_data(as_text=True)
+    assert "write token" in html
+    assert resp.headers["Cache-Control"] == "no-store"
+    tid = client.get("/api/v1/tables").get_json()["tables"][0]["id"]
+    for path in ("/tables", f"/tables/{tid}", f"/tables/{tid}/overlay"):
+        resp = client.get(path)
+        assert resp.status_code == 200, path
+        assert "Ayumi" in resp.get_data(as_text=True)
+
+
+def test_export_json_and_log(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
+    doc = client.get(f"/api/v1/tables/{tid}/export").get_json()
+    assert doc["format"] == "agari-table/1"
+    assert "token" not in doc
+    assert doc["tenhou"]["name"] == list(PLAYERS.values())
+    hand = doc["tenhou"]["log"][0]
+    assert hand[0] == [0, 0, 0] and hand[1] == [25000] * 4
+    assert hand[-1] == ["流局", [1500, 1500, -1500, -1500]]
+    log = client.get(f"/api/v1/tables/{tid}/export?format=log").get_data(as_text=True)
+    assert "E1-0" in log and "+1500" in log
