@@ -12,34 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from scoring import api
-from scoring.errors import AgariError
-from scoring.payments import SEATS
-from scoring.tenhou_corpus import load, mismatches, seat_of, settle_groups, settle_request
+from scoring.tenhou_corpus import check_all, load
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "tenhou-hands" / "hands.jsonl"
-
-
-def check_all(records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[str]]]:
-    """``(record, mismatches)`` for every record, via settle."""
-    out: list[tuple[dict[str, Any], list[str]]] = []
-    for group in settle_groups(records):
-        try:
-            res = api.settle(settle_request(group))
-        except AgariError as exc:
-            out.extend((rec, [f"error {exc.code}: {exc.message}"]) for rec in group)
-            continue
-        by_seat = {r["seat"]: r for r in res["results"]}
-        for rec in group:
-            got = by_seat.get(seat_of(rec, rec["who"]))
-            if got is None:
-                out.append((rec, ["not paid by settle"]))
-            else:
-                out.append((rec, mismatches(rec, got)))
-        assert sorted(res["deltas"]) == sorted(SEATS)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -206,9 +206,32 @@ def mismatches(rec: dict[str, Any], got: dict[str, Any]) -> list[str]:
     return out
 
 
+def check_all(records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[str]]]:
+    """``(record, mismatches)`` for every record, each discard's wins settled together."""
+    from scoring import api
+    from scoring.errors import AgariError
+
+    out: list[tuple[dict[str, Any], list[str]]] = []
+    for group in settle_groups(records):
+        try:
+            res = api.settle(settle_request(group))
+        except AgariError as exc:
+            out.extend((rec, [f"error {exc.code}: {exc.message}"]) for rec in group)
+            continue
+        by_seat = {r["seat"]: r for r in res["results"]}
+        for rec in group:
+            got = by_seat.get(seat_of(rec, rec["who"]))
+            if got is None:
+                out.append((rec, ["not paid by settle"]))
+            else:
+                out.append((rec, mismatches(rec, got)))
+    return out
+
+
 __all__ = [
     "TENHOU_YAKU",
     "Expected",
+    "check_all",
     "expected",
     "load",
     "mismatches",

@@ -1,0 +1,212 @@
+"""Invalid input gets a specific error code, never a wrong score; alternatives explain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring import api
+from scoring.errors import (
+    AgariError,
+    InvalidHandError,
+    NotationError,
+    NotAWinError,
+    NoYakuError,
+    RequestError,
+)
+from tests.scoring.riichi_builders import request, score
+
+P = pytest.param
+GOOD = ("123m567m345p678s9s", "9s")
+
+
+def _req(**changes: Any) -> dict[str, Any]:
+    req = request(*GOOD, flags=("riichi",))
+    req.update(changes)
+    return req
+
+
+@pytest.mark.parametrize(
+    ("req", "error", "code"),
+    [
+        P(
+            _req(closed="123m567m345p678s99s"),
+            InvalidHandError,
+            "too_many_tiles",
+            id="too_many_tiles",
+        ),
+        P(_req(closed="123m567m345p678s"), InvalidHandError, "too_few_tiles", id="too_few_tiles"),
+        P(
+            _req(closed="1111m567m345p678s", win_tile="1m"),
+            InvalidHandError,
+            "fifth_copy",
+            id="fifth_copy",
+        ),
+        P(
+            _req(dora_indicators=["9s", "9s", "9s"]),
+            InvalidHandError,
+            "fifth_copy",
+            id="fifth_copy counting indicators",
+        ),
+        P(
+            {k: v for k, v in _req().items() if k != "win_tile"},
+            InvalidHandError,
+            "missing_win_tile",
+            id="missing_win_tile",
+        ),
+        P(
+            _req(
+                closed="123m567m9s",
+                melds=[
+                    {"kind": "chi", "tiles": "345p", "from": "left"},
+                    {"kind": "chi", "tiles": "678s", "from": "left"},
+                ],
+            ),
+            InvalidHandError,
+            "riichi_open_hand",
+            id="riichi_open_hand",
+        ),
+        P(
+            _req(flags=["ippatsu"]),
+            InvalidHandError,
+            "ippatsu_without_riichi",
+            id="ippatsu_without_riichi",
+        ),
+        P(
+            _req(win="tsumo", flags=["riichi", "chankan"], discarder=None),
+            InvalidHandError,
+            "chankan_on_tsumo",
+            id="chankan_on_tsumo",
+        ),
+        P(_req(flags=[]), NoYakuError, "no_yaku", id="no_yaku (riichi-less tanki hand)"),
+        P(
+            _req(
+                closed="123m567m340p678s9s",
+                dora_indicators=["0p"],
+                ruleset={"base": "tenhou", "overrides": {"red_fives": {"p": 1}}},
+            ),
+            InvalidHandError,
+            "red_five_not_in_ruleset",
+            id="two red 5p (hand and indicator), ruleset has one",
+        ),
+        P(
+            _req(
+                closed="123m567m340p678s9s",
+                ruleset={"base": "tenhou", "overrides": {"red_fives": {}}},
+            ),
+            InvalidHandError,
+            "red_five_not_in_ruleset",
+            id="red five in a no-red ruleset",
+        ),
+        P(_req(closed="123m567m345p679s9s"), NotAWinError, "not_a_win", id="not_a_win"),
+        P(_req(bogus=1), RequestError, "unknown_field", id="unknown field"),
+        P(_req(flags=["riichi", "yolo"]), RequestError, "unknown_flag", id="unknown flag"),
+        P(_req(win="dama"), RequestError, "bad_win", id="bad win"),
+        P(_req(discarder=None), RequestError, "missing_discarder", id="ron without discarder"),
+        P(_req(discarder="S"), InvalidHandError, "ron_from_self", id="ron from self"),
+        P(_req(closed="123m567m345p678x"), NotationError, "bad_notation", id="bad notation"),
+        P(_req(win_tile="8z"), NotationError, "bad_notation", id="no tile 8z"),
+        P(
+            _req(
+                closed="123m567m9s",
+                melds=[
+                    {"kind": "chi", "tiles": "357p", "from": "left"},
+                    {"kind": "pon", "tiles": "678s", "from": "left"},
+                ],
+                flags=[],
+            ),
+            NotationError,
+            "bad_meld",
+            id="chi that is not a run",
+        ),
+        P(
+            _req(
+                closed="123m567m345p9s",
+                melds=[{"kind": "chi", "tiles": "678s", "from": "across"}],
+                flags=[],
+            ),
+            NotationError,
+            "bad_meld",
+            id="chi from across",
+        ),
+        P(
+            _req(win="tsumo", discarder=None, flags=["houtei"]),
+            InvalidHandError,
+            "houtei_on_tsumo",
+            id="houtei on tsumo",
+        ),
+        P(
+            _req(flags=["tenhou"]),
+            InvalidHandError,
+            "tenhou_not_dealer_tsumo",
+            id="tenhou by a non-dealer ron",
+        ),
+        P(
+            _req(flags=["riichi", "double_riichi"]),
+            InvalidHandError,
+            "riichi_and_double_riichi",
+            id="riichi and double riichi",
+        ),
+        P(
+            _req(win="tsumo", discarder=None, flags=["rinshan"]),
+            InvalidHandError,
+            "rinshan_without_kan",
+            id="rinshan without a kan",
+        ),
+        P(_req(pao="S"), InvalidHandError, "pao_is_winner", id="winner liable"),
+        P(_req(honba=-1), RequestError, "bad_count", id="negative honba"),
+        P(_req(ruleset="nope"), AgariError, "unknown_ruleset", id="unknown ruleset"),
+        P(
+            {
+                **_req(flags=["nagashi_mangan"]),
+                "ruleset": {"base": "tenhou", "overrides": {"nagashi_mangan": False}},
+                "win": "tsumo",
+                "discarder": None,
+            },
+            InvalidHandError,
+            "nagashi_not_in_ruleset",
+            id="nagashi off in ruleset",
+        ),
+    ],
+)
+def test_invalid_input_has_a_code(req: dict[str, Any], error: type, code: str) -> None:
+    with pytest.raises(error) as info:
+        api.score(req)
+    assert info.value.code == code
+
+
+def test_min_han_counts_yaku_without_dora() -> None:
+    rs = {"base": "tenhou", "overrides": {"min_han": 2}}
+    with pytest.raises(NoYakuError) as info:
+        score(*GOOD, flags=("riichi",), dora=("8s",), ruleset=rs)
+    assert info.value.code == "below_min_han"
+
+
+def test_alternatives_say_why_they_lose() -> None:
+    # 112233m556677p99s: ryanpeikou (3 han 40 fu) beats chiitoitsu (2 han 25 fu).
+    res = score("112233m556677p9s", "9s")
+    alts = res["alternatives"]
+    assert [a["yaku"] for a in alts] == [[{"id": "chiitoitsu", "han": 2}]]
+    assert alts[0]["why"].startswith("pays less")
+    assert res["reading"].startswith("pair 99s")
+
+
+def test_wait_choice_picks_the_reading_worth_more() -> None:
+    # 11m 12345m + 3m: 3m closes 345m (ryanmen: pinfu, 2 han 30 fu = 480 basic) or 123m
+    # (penchan: riichi only, 1 han 40 fu = 320 basic). The pinfu reading is paid.
+    res = score("11m456p789s12345m", "3m", flags=("riichi",))
+    assert (res["han"], res["fu"]) == (2, 30)
+    assert {y["id"] for y in res["yaku"]} == {"riichi", "pinfu"}
+    [alt] = res["alternatives"]
+    assert (alt["han"], alt["fu"]) == (1, 40)
+    assert "wait penchan" in alt["reading"]
+    assert alt["why"] == "pays less: 320 basic points against 480"
+
+
+def test_bad_line_does_not_change_anything() -> None:
+    req = _req()
+    before = dict(req)
+    with pytest.raises(AgariError):
+        api.score({**req, "closed": "1"})
+    assert req == before
