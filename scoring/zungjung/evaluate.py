@@ -13,9 +13,8 @@ from typing import Literal
 
 from scoring.divide import divide, is_kokushi
 from scoring.errors import NotAWinError, NoYakuError
-from scoring.tiles import DRAGONS
 from scoring.zungjung.hand import Hand
-from scoring.zungjung.patterns import Reading, Set, detect
+from scoring.zungjung.patterns import Reading, Set, detect, value_honor_tiles
 from scoring.zungjung.table import Table
 
 Limit = Literal["compound_limit", "listed_limit"]
@@ -102,9 +101,8 @@ def score_reading(reading: Reading, hand: Hand, table: Table) -> Outcome:
     kept = sorted(best_of_series.values(), key=lambda pid: table.patterns[pid].grade)
     found: list[Scored] = []
     for pid in kept:
-        if table.patterns[pid].per_set:
-            honors = [s.tile for s in reading.sets if s.is_triplet]
-            tiles = [t for t in honors if _is_value_honor(t, hand)]
+        if table.patterns[pid].per_set:  # 3.1 Value Honor: one entry per set
+            tiles = value_honor_tiles(reading, hand)
             found += [Scored(pid, table.value(pid), tile=t) for t in tiles]
         else:
             found.append(Scored(pid, table.value(pid)))
@@ -121,10 +119,6 @@ def score_reading(reading: Reading, hand: Hand, table: Table) -> Outcome:
         return Outcome(reading, (top,), tuple(found), raw, top.value, "listed_limit", False)
     limit: Limit | None = "compound_limit" if raw > table.compound_limit else None
     return Outcome(reading, tuple(found), tuple(found), raw, capped, limit, False)
-
-
-def _is_value_honor(tile: int, hand: Hand) -> bool:
-    return tile in DRAGONS or tile == hand.seat_wind
 
 
 @dataclass(frozen=True, slots=True)

@@ -201,10 +201,16 @@ def nine_gates(r: Reading, h: Hand) -> int:
 # --- 3.0 Honor tiles ------------------------------------------------------------------------
 
 
+def value_honor_tiles(r: Reading, h: Hand) -> list[int]:
+    """The tiles of the triplets/kongs that are value honours: dragons and the seat wind
+    (the prevailing wind is not one in Zung Jung)."""
+    return [s.tile for s in _triplets(r) if s.tile in DRAGONS or s.tile == h.seat_wind]
+
+
 @pattern("value_honor")
 def value_honor(r: Reading, h: Hand) -> int:
-    """One per triplet/kong of a dragon or of the seat wind (the prevailing wind is not one)."""
-    return sum(1 for s in _triplets(r) if s.tile in DRAGONS or s.tile == h.seat_wind)
+    """One per value-honour set (the only pattern counted more than once)."""
+    return len(value_honor_tiles(r, h))
 
 
 def _honor_sets(r: Reading, kinds: tuple[int, ...]) -> tuple[int, bool]:
