@@ -76,6 +76,11 @@ SIDEWAYS_FACTOR = 1.33
 SIDEWAYS_LIMITS = (1.2, 1.5)
 #: A sideways tile's length along the row, in upright widths (tiles are about 26 x 35 mm).
 SIDEWAYS_LENGTH = 1.34
+#: A sideways tile's depth in the photo, in upright depths (0.75 for the face; the tile's
+#: side seen in oblique photos adds to both).
+SIDEWAYS_DEPTH = 0.8
+#: Judgements closer than this (log units between the two fits) are reported as doubtful.
+SIDEWAYS_DOUBT_MARGIN = 0.12
 #: A gap wider than this share of an upright tile's width separates tiles (players leave
 #: a quarter of a tile or more before the winning tile; touching tiles show ~0.03).
 GAP = 0.15
@@ -89,6 +94,10 @@ MAX_INDICATORS = 5
 INDICATOR_REACH = 3.4
 URA_REACH = 1.7
 
+#: Rows read as the possible hand (the most hand-like by size and tile count).
+HAND_ROW_TRIES = 4
+#: Penalty per unit of log size for a row further away (smaller) than the largest one.
+P_FAR = 2.0
 # Penalties of a parse: what a layout leaves unexplained (documented in the README).
 P_COUNT = 4.0
 P_SIDEWAYS_CONCEALED = 3.0
@@ -405,19 +414,19 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
     conditioned = is_well_conditioned(direction)
     rel = np.exp(_relative_log_ratio(np.log(along / across), pos))
     threshold = _sideways_threshold(np.log(rel))
+    judged, margin = _judge_sideways(xyxy, pos, direction, rel > threshold)
     given = [dets[i].sideways for i in members]
     sideways = np.array(
         [
-            g if g is not None else bool(conditioned and r > threshold)
-            for g, r in zip(given, rel, strict=True)
+            g if g is not None else bool(conditioned and j)
+            for g, j in zip(given, judged, strict=True)
         ],
         dtype=bool,
     )
-    doubt_lo, doubt_hi = threshold / 1.18, threshold * 1.18
     doubtful = tuple(
         members[k]
         for k in range(len(members))
-        if given[k] is None and conditioned and doubt_lo < rel[k] < doubt_hi
+        if given[k] is None and conditioned and abs(margin[k]) < SIDEWAYS_DOUBT_MARGIN
     )
     up = ~sideways
     height = float(np.median(across[up])) if up.any() else float(np.median(along))
@@ -443,6 +452,91 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
         origin=(float(origin[0]), float(origin[1])),
         conditioned=conditioned,
     )
+
+
+def _judge_sideways(
+    xyxy: np.ndarray, pos: np.ndarray, direction: tuple[float, float], initial: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which tiles lie sideways, and by what margin (log units; positive: sideways).
+
+    In a photo a flat tile is a parallelogram: its near edge along the row (length
+    ``alpha``) and its depth edge towards the vanishing point (vector ``b``). Its box is
+    ``W = alpha |dx| + |bx|``, ``H = alpha |dy| + |by|``. An upright tile has ``alpha`` =
+    the row's pitch (centre spacing of touching tiles, free of perspective widening) and the
+    depth ``b`` of its upright neighbours; a sideways one ``alpha`` = 1.34 pitches and about
+    0.8 of that depth (0.75 for the face, plus the tile's side in oblique views). Each tile
+    is given the hypothesis its box fits better; ``b`` is re-estimated from the neighbours
+    judged upright until the judgement settles (starting from the aspect-ratio judgement).
+    """
+    w = xyxy[:, 2] - xyxy[:, 0]
+    h = xyxy[:, 3] - xyxy[:, 1]
+    dx, dy = abs(direction[0]), abs(direction[1])
+    side = initial.copy()
+    margin = np.where(side, 1.0, -1.0)
+    for _ in range(5):
+        up = ~side
+        if up.sum() < 3:
+            break
+        unit = _local_pitch(pos, side)
+        bx = _smooth(pos, w - unit * dx, up)
+        by = _smooth(pos, h - unit * dy, up)
+        floor = 0.02 * unit
+        bx, by = np.maximum(bx, floor), np.maximum(by, floor)
+        err_up = np.abs(np.log(w / (unit * dx + bx))) + np.abs(np.log(h / (unit * dy + by)))
+        sl = SIDEWAYS_LENGTH * unit
+        err_side = np.abs(np.log(w / (sl * dx + SIDEWAYS_DEPTH * bx))) + np.abs(
+            np.log(h / (sl * dy + SIDEWAYS_DEPTH * by))
+        )
+        margin = err_up - err_side
+        again = margin > 0
+        if (again == side).all() or again.mean() > 0.45:
+            break  # settled, or running away (a hand is mostly upright tiles)
+        side = again
+    return side, margin
+
+
+def _smooth(pos: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A quadratic in the position fitted to ``values[mask]`` (robustly: twice, dropping the
+    worst fifth), evaluated at every tile."""
+    x = (pos - pos.mean()) / (float(pos.std()) + 1e-9)
+    idx = np.nonzero(mask)[0]
+    for _ in range(2):
+        degree = 2 if len(idx) >= 8 else 1 if len(idx) >= 4 else 0
+        coef = np.polyfit(x[idx], values[idx], degree)
+        res = np.abs(values[idx] - np.polyval(coef, x[idx]))
+        if len(idx) >= 8:
+            idx = idx[res <= np.percentile(res, 80)]
+    return np.polyval(coef, x)
+
+
+def _local_pitch(pos: np.ndarray, sideways: np.ndarray) -> np.ndarray:
+    """Per tile, the centre spacing of the nearest touching upright neighbours."""
+    mids, steps = [], []
+    for k in range(len(pos) - 1):
+        if not sideways[k] and not sideways[k + 1]:
+            mids.append((pos[k] + pos[k + 1]) / 2)
+            steps.append(pos[k + 1] - pos[k])
+    if not steps:
+        return np.full(len(pos), float(np.median(np.diff(pos))) if len(pos) > 1 else 1.0)
+    steps_a, mids_a = np.array(steps), np.array(mids)
+    keep = steps_a < 1.2 * float(np.median(steps_a))  # gaps are not pitches
+    steps_a, mids_a = steps_a[keep], mids_a[keep]
+    out = np.empty(len(pos))
+    for k in range(len(pos)):
+        near = np.argsort(np.abs(mids_a - pos[k]), kind="stable")[:4]
+        out[k] = float(np.median(steps_a[near]))
+    return out
+
+
+def _local_median(pos: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per tile, the median of ``values`` over the six nearest other tiles in ``mask``."""
+    idx = np.nonzero(mask)[0]
+    out = np.empty(len(pos))
+    for k in range(len(pos)):
+        others = idx[idx != k] if len(idx) > 1 else idx
+        near = others[np.argsort(np.abs(pos[others] - pos[k]), kind="stable")[:6]]
+        out[k] = float(np.median(values[near]))
+    return out
 
 
 def _relative_log_ratio(log_ratio: np.ndarray, pos: np.ndarray) -> np.ndarray:
@@ -769,98 +863,131 @@ def _finish(
 # --- 7. indicator bands -------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """Tiles side by side above the hand: detections (sorted along), height, along span."""
+
+    dets: tuple[int, ...]
+    face_up: tuple[int, ...]
+    height: float
+    start: float
+    end: float
+
+
+def _runs_above(
+    geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
+) -> list[_Run]:
+    """Tiles over the hand's length and above it, linked into runs of touching neighbours
+    on one line (face-down tiles included: a dead wall links its indicators), nearest first."""
+    d = np.array([-up[1], up[0]])  # the player's reading direction for this ``up``
+    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
+    rel = centres - np.array(geo.origin)
+    along = rel @ d / geo.unit
+    height = (rel @ up) / geo.height
+    span = geo.positions * float(np.sign(d @ np.array(geo.direction))) / geo.unit
+    lo, hi = span.min() - 3, span.max() + 3
+    near = [
+        k
+        for k in range(len(others))
+        if lo <= along[k] <= hi and 0.5 < height[k] < INDICATOR_REACH + 2 * URA_REACH
+    ]
+    parent = {k: k for k in near}
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for a, b in itertools.combinations(near, 2):
+        if abs(height[a] - height[b]) < 0.3 and abs(along[a] - along[b]) < 1.5:
+            parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for k in near:
+        groups.setdefault(root(k), []).append(k)
+    runs = []
+    for members in groups.values():
+        members.sort(key=lambda k: along[k])
+        runs.append(
+            _Run(
+                dets=tuple(others[k] for k in members),
+                face_up=tuple(others[k] for k in members if not dets[others[k]].face_down),
+                height=float(np.median(height[members])),
+                start=float(along[members[0]]),
+                end=float(along[members[-1]]),
+            )
+        )
+    runs.sort(key=lambda r: r.height)
+    return runs
+
+
 def _indicator_bands(
     geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
 ) -> tuple[list[list[int]], list[GroupingWarning]]:
     """Dora and ura indicators above the hand (``up`` a unit vector): ``[dora, ura]``.
 
-    Tiles over the hand's length are cut into bands parallel to it. The nearest band with
-    face-up tiles (face-down ones are a dead wall) within :data:`INDICATOR_REACH` holds the
-    dora; the next one within :data:`URA_REACH` of it the ura, or, when the dora band has
-    two runs of tiles apart, the right-hand run. A band of six or more face-up tiles, or
-    one right under such a band, is discards: nothing from there on is an indicator.
+    The dora are the nearest run of face-up tiles (at most :data:`MAX_INDICATORS`) within
+    :data:`INDICATOR_REACH` tile heights; a run of six or more is discards and ends the
+    search. The ura are a run beside the dora on their right, or the nearest run above
+    them within :data:`URA_REACH` over the same stretch, holding as many tiles as the dora
+    (one ura under each dora indicator). A short run touching a row of six, aligned with
+    it on the left, is the last row of a river, not indicators.
     """
     if not others:
         return [], []
-    d = np.array([-up[1], up[0]])  # the player's reading direction for this ``up``
-    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
-    rel = centres - np.array(geo.origin)
-    along = rel @ d
-    height = (rel @ up) / geo.height
-    span = geo.positions * float(np.sign(d @ np.array(geo.direction)))
-    lo, hi = span.min() - 3 * geo.unit, span.max() + 3 * geo.unit
-    near = [
-        k
-        for k in range(len(others))
-        if lo <= along[k] <= hi and 0.6 < height[k] < INDICATOR_REACH + 2 * URA_REACH + 1
-    ]
-    bands: list[list[int]] = []
-    for k in sorted(near, key=lambda k: height[k]):
-        if bands and height[k] - height[bands[-1][-1]] < 0.55:
-            bands[-1].append(k)
-        else:
-            bands.append([k])
-    face_up = [
-        sorted((k for k in b if not dets[others[k]].face_down), key=lambda k: along[k])
-        for b in bands
-    ]
-    heights = [float(np.median(height[b])) for b in bands]
-    chosen: list[list[int]] = []
+    runs = _runs_above(geo, dets, others, up)
+
+    def is_river(run: _Run) -> bool:
+        return len(run.face_up) > MAX_INDICATORS or any(
+            len(o.face_up) > MAX_INDICATORS
+            and 0 < o.height - run.height < 1.4
+            and abs(o.start - run.start) < 0.4
+            for o in runs
+        )
+
     warnings: list[GroupingWarning] = []
-    last = 0.0
-    for n, band in enumerate(face_up):
-        if not band:
-            continue  # a wall of face-down tiles
-        if heights[n] - last > (URA_REACH if chosen else INDICATOR_REACH):
-            break
-        if len(band) > MAX_INDICATORS:
-            break
-        beyond = [m for m in range(n + 1, len(bands)) if heights[m] - heights[n] < URA_REACH]
-        if any(len(face_up[m]) > MAX_INDICATORS for m in beyond):
-            break  # the last, short row of someone's discards
-        runs = _runs(band, along, geo.unit)
-        if not chosen and len(runs) == 2:
-            chosen = [[others[k] for k in runs[0]], [others[k] for k in runs[1]]]
-            warnings.append(
-                GroupingWarning(
-                    "ura_beside_dora",
-                    "the indicators form two runs side by side: the right-hand run is read as ura",
-                    tuple(others[k] for k in band),
-                )
-            )
-            break
-        if len(runs) > 1:
-            warnings.append(
-                GroupingWarning(
-                    "gap_in_indicators",
-                    "a gap in a row of indicators: a tile may be missing",
-                    tuple(others[k] for k in band),
-                )
-            )
-        chosen.append([others[k] for k in band])
-        last = heights[n]
-        if len(chosen) == 2:
-            break
-    if len(chosen) == 2 and len(chosen[0]) != len(chosen[1]):
+    candidates = [r for r in runs if r.face_up and r.height <= INDICATOR_REACH]
+    if not candidates or is_river(candidates[0]):
+        return [], []
+    dora = candidates[0]
+    if dora.end - dora.start > 1.6 * (len(dora.dets) - 1) + 0.01:
         warnings.append(
             GroupingWarning(
-                "indicator_count_mismatch",
-                f"{len(chosen[0])} dora but {len(chosen[1])} ura indicators: one is one per dora",
-                (*chosen[0], *chosen[1]),
+                "gap_in_indicators",
+                "a gap in the dora indicators: one may be missing",
+                dora.face_up,
             )
         )
+    ura: _Run | None = None
+    possible: list[_Run] = []
+    for run in runs:
+        if run is dora or not run.face_up or is_river(run):
+            continue
+        beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
+        above = (
+            0.3 <= run.height - dora.height <= URA_REACH
+            and run.start < dora.end + 1
+            and run.end > dora.start - 1
+        )
+        if not (beside or above):
+            continue
+        if len(run.face_up) == len(dora.face_up):
+            ura = run
+            break
+        possible.append(run)
+    if ura is None and possible:
+        warnings.append(
+            GroupingWarning(
+                "possible_ura",
+                f"tiles near the {len(dora.face_up)} dora indicator(s) were not read as ura: "
+                "their number differs",
+                tuple(i for r in possible for i in r.face_up),
+            )
+        )
+    chosen = [list(dora.face_up)]
+    if ura is not None:
+        chosen.append(list(ura.face_up))
     return chosen, warnings
-
-
-def _runs(band: Sequence[int], along: np.ndarray, unit: float) -> list[list[int]]:
-    """A band's tiles (sorted along the row) cut where neighbours are a third of a tile apart."""
-    runs: list[list[int]] = [[band[0]]]
-    for a, b in itertools.pairwise(band):
-        if along[b] - along[a] > (1 + 0.35) * unit:
-            runs.append([b])
-        else:
-            runs[-1].append(b)
-    return runs
 
 
 # --- the whole step -----------------------------------------------------------------------
@@ -870,10 +997,9 @@ def _normalise(dets: Sequence[Detection]) -> list[Detection]:
     return [replace(d, tile=FACE_DOWN) if d.tile in FACE_DOWN_NAMES else d for d in dets]
 
 
-def _hand_row(rows: Sequence[Row], dets: Sequence[Detection]) -> Row:
-    """The nearest (largest) row that holds a complete hand, else the most hand-like one.
-
-    ``rows`` must not be empty."""
+def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[Row]:
+    """Rows that may hold the hand: those of 13-18 tiles, mostly face up, else the most
+    hand-like one. ``rows`` must not be empty."""
     sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
 
     def key(row: Row) -> tuple[float, float]:
@@ -884,16 +1010,17 @@ def _hand_row(rows: Sequence[Row], dets: Sequence[Detection]) -> Row:
             miss += 20  # a wall or the backs of a standing hand
         return (min(miss, 30), -float(np.median(sizes[list(row.members)])))
 
-    return min(rows, key=key)
+    ranked = sorted(rows, key=key)
+    return [r for r in ranked[:HAND_ROW_TRIES] if key(r)[0] <= 2] or ranked[:1]
 
 
 def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) -> list[int]:
     """The hand row plus any row lying on its line just beyond its ends (a wide meld gap)."""
     members = list(row.members)
-    if len(members) < 3:
-        return members
     xyxy = np.array([d.box for d in dets], dtype=float)
     centres, sizes = centres_of(xyxy), sizes_of(xyxy)
+    if len(members) < 3:
+        return members
     size = float(np.median(sizes[members]))
     changed = True
     while changed:
@@ -912,6 +1039,27 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
                 members.extend(other.members)
                 changed = True
                 break
+    return _unstack(members, centres, sizes)
+
+
+def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list[int]:
+    """Drop members lying over another member (a kakan's added tile can fall within the
+    line's tolerance): of two centres closer along the line than half a tile, the one
+    further off the line goes (it is then attached as a stacked tile)."""
+    while len(members) >= 3:
+        origin, d = fit_line(centres[members])
+        rel = centres[members] - origin
+        pos, off = rel @ d, np.abs(rel @ np.array([-d[1], d[0]]))
+        order = np.argsort(pos, kind="stable")
+        close = [
+            (a, b)
+            for a, b in itertools.pairwise(order)
+            if pos[b] - pos[a] < 0.45 * float(np.median(sizes[members]))
+        ]
+        if not close:
+            break
+        a, b = close[0]
+        members = [m for k, m in enumerate(members) if k != (a if off[a] > off[b] else b)]
     return members
 
 
@@ -943,26 +1091,15 @@ def _attach_stacks(
     return out
 
 
-def group_detections(
-    detections: Sequence[Detection], *, width: float, height: float
-) -> GroupingResult:
-    """Group detected tiles into the player's hand. Never raises for odd layouts: every
-    doubt becomes a warning (see the module docstring for the steps)."""
-    dets = _normalise(detections)
-    names = tuple(d.tile for d in dets)
+def _read_row(
+    hand_row: Row,
+    rows: Sequence[Row],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+) -> tuple[list[Grouping], RowGeometry, list[GroupingWarning]]:
+    """Every reading of one row as the hand (both directions), its geometry and doubts."""
     warnings: list[GroupingWarning] = []
-    kept, extra_candidates, dup_warnings = _merge_duplicates(dets)
-    warnings.extend(dup_warnings)
-    if not kept:
-        warnings.append(GroupingWarning("no_tiles", "no tiles were detected"))
-        return GroupingResult(None, (), tuple(warnings), names)
-    kept_boxes = np.array([dets[i].box for i in kept], dtype=float)
-    local_rows = find_rows(kept_boxes)
-    rows = [
-        Row(tuple(kept[m] for m in r.members), r.origin, r.direction, r.positions, r.offsets)
-        for r in local_rows
-    ]
-    hand_row = _hand_row(rows, dets)
     members = _merge_colinear(hand_row, rows, dets)
     geo = _row_geometry(members, dets)
     if not geo.conditioned and any(dets[i].sideways is None for i in members):
@@ -1036,6 +1173,39 @@ def group_detections(
                     names=names,
                 )
             )
+    return candidates, geo, warnings
+
+
+def group_detections(
+    detections: Sequence[Detection], *, width: float, height: float
+) -> GroupingResult:
+    """Group detected tiles into the player's hand. Never raises for odd layouts: every
+    doubt becomes a warning (see the module docstring for the steps)."""
+    dets = _normalise(detections)
+    names = tuple(d.tile for d in dets)
+    warnings: list[GroupingWarning] = []
+    kept, extra_candidates, dup_warnings = _merge_duplicates(dets)
+    warnings.extend(dup_warnings)
+    if not kept:
+        warnings.append(GroupingWarning("no_tiles", "no tiles were detected"))
+        return GroupingResult(None, (), tuple(warnings), names)
+    kept_boxes = np.array([dets[i].box for i in kept], dtype=float)
+    local_rows = find_rows(kept_boxes)
+    rows = [
+        Row(tuple(kept[m] for m in r.members), r.origin, r.direction, r.positions, r.offsets)
+        for r in local_rows
+    ]
+    sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
+    read: list[tuple[float, list[Grouping], RowGeometry, list[GroupingWarning]]] = []
+    biggest = max(float(np.median(sizes[list(r.members)])) for r in _hand_rows(rows, dets))
+    for row in _hand_rows(rows, dets):
+        cands, geo, row_warnings = _read_row(row, rows, dets, kept, names)
+        size = float(np.median(sizes[list(row.members)]))
+        # The hand is the row that reads best as a hand; nearer (larger) rows break ties.
+        score = min(g.penalty for g in cands) + P_FAR * math.log(biggest / size)
+        read.append((score, cands, geo, row_warnings))
+    _, candidates, geo, row_warnings = min(read, key=lambda r: r[0])
+    warnings.extend(row_warnings)
     candidates.sort(key=lambda g: g.penalty)
     best = candidates[0]
     alternatives: list[Grouping] = []
@@ -1057,7 +1227,7 @@ def group_detections(
             )
         )
     warnings.extend(_gap_doubts(best, geo))
-    warnings.extend(_count_warnings(dets, kept))
+    warnings.extend(_count_warnings(dets, kept, set(hand_detections(best))))
     warnings.extend(_confidence_warnings(dets, best, extra_candidates))
     return GroupingResult(best, tuple(alternatives), tuple(warnings), names, tuple(rows))
 
@@ -1075,10 +1245,15 @@ def _gap_doubts(best: Grouping, geo: RowGeometry) -> list[GroupingWarning]:
     ]
 
 
-def _count_warnings(dets: Sequence[Detection], kept: Sequence[int]) -> list[GroupingWarning]:
-    """A kind seen more than four times anywhere in the photo: something was misread."""
+def _count_warnings(
+    dets: Sequence[Detection], kept: Sequence[int], in_hand: set[int]
+) -> list[GroupingWarning]:
+    """A kind seen more than four times in the hand and its indicators: something was
+    misread. (Other tiles in a photo may come from a second set, or be misread themselves.)"""
     by_kind: dict[int, list[int]] = {}
     for i in kept:
+        if i not in in_hand:
+            continue
         k = _kind(dets[i].tile)
         if k is not None:
             by_kind.setdefault(k, []).append(i)

@@ -36,6 +36,9 @@ PERP_TOLERANCE = 0.4
 MAX_CHAIN_GAP = 4.0
 #: Pairs of centres further apart than this many tile sizes do not propose lines.
 MAX_PAIR_DISTANCE = 6.0
+#: Proposals (by raw inlier count, which long lines through a whole table can win) that are
+#: grown into contiguous chains.
+TOP_PROPOSALS = 80
 #: Below this |cos 2 theta| the box un-rotation is ill-conditioned (theta near 45 degrees).
 MIN_CONDITION = 0.3
 
@@ -171,7 +174,7 @@ def _best_line(c: np.ndarray, s: np.ndarray) -> np.ndarray | None:
     rel = c[None, :, :] - c[ii][:, None, :]
     perp = np.abs(np.einsum("hnk,hk->hn", rel, normals))
     counts = (perp < PERP_TOLERANCE * s[None, :]).sum(axis=1)
-    top = np.argsort(-counts, kind="stable")[:24]
+    top = np.argsort(-counts, kind="stable")[:TOP_PROPOSALS]
     best: np.ndarray | None = None
     best_key: tuple[float, float] | None = None
     for h in top:

@@ -127,3 +127,22 @@ def to_detections(
             det["sideways"] = p.sideways
         dets.append(det)
     return dets
+
+
+def discards(x0: float, y0: float, tiles: list[str], *, per_row: int = 6) -> list[Placed]:
+    """A player's discards in rows of six, rows going towards the player (down in y)."""
+    out = []
+    for k, t in enumerate(tiles):
+        r, c = divmod(k, per_row)
+        out.append(Placed(t, x0 + c * W, y0 - r * (H + 0.05), False, "discard"))
+    return out
+
+
+def wall(x0: float, y0: float, n: int) -> list[Placed]:
+    """A row of face-down wall tiles lying across the player's view."""
+    return [Placed("x", x0 + k * W, y0, False, "wall") for k in range(n)]
+
+
+def side_river(x0: float, y0: float, tiles: list[str]) -> list[Placed]:
+    """Another player's discards (turned 90 degrees to ours): a column going up."""
+    return [Placed(t, x0, y0 + k * W, True, "discard") for k, t in enumerate(tiles)]

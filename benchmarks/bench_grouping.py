@@ -1,0 +1,164 @@
+"""Grouping accuracy on generated scenes: true boxes, then jittered and damaged boxes.
+
+    .venv/bin/python benchmarks/bench_grouping.py --n 500 --seed 880001
+
+Scenes come from the synthetic generator (``datasets.synth.render_sample``) with a seed that
+training does not use, or from a folder of its truth JSON (``--truth DIR``, e.g. the held-out
+set ``/work/data/synth_holdout``). Only scenes whose whole hand is labelled
+(``hand_fully_visible``) count. Each scene's labelled tiles become ``group`` detections (the
+detector's class, its box, confidence 1, no sideways flag: the grouping judges it).
+
+Figures:
+
+1. true boxes: the share of scenes whose hand (concealed tiles, melds with ``from``, winning
+   tile, dora and ura indicators) is recovered exactly;
+2. damaged boxes: every coordinate moved by up to 10% of the box's size (uniform), then 3% of
+   the tiles dropped or duplicated (half each; a duplicate is jittered again). A wrong hand
+   must carry at least one warning: the figure is the number of *silent* wrong hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vision.grouping import Detection, group_detections  # noqa: E402
+
+
+def detections_of(truth: dict[str, Any]) -> list[Detection]:
+    out = []
+    for t in truth["tiles"]:
+        if not t["labelled"]:
+            continue
+        name = "x" if t["class"] == "back" else t["class"]
+        out.append(Detection(name, tuple(float(v) for v in t["box"]), 1.0))
+    return out
+
+
+def damage(dets: list[Detection], rng: np.random.Generator) -> list[Detection]:
+    """10% box jitter, then 1.5% of tiles dropped and 1.5% duplicated."""
+
+    def jitter(d: Detection) -> Detection:
+        x1, y1, x2, y2 = d.box
+        w, h = x2 - x1, y2 - y1
+        j = rng.uniform(-0.1, 0.1, 4) * np.array([w, h, w, h])
+        box = (x1 + j[0], y1 + j[1], max(x2 + j[2], x1 + j[0] + 1), max(y2 + j[3], y1 + j[1] + 1))
+        return Detection(d.tile, tuple(float(v) for v in box), d.confidence)
+
+    out = []
+    for d in dets:
+        r = rng.random()
+        if r < 0.015:
+            continue
+        out.append(jitter(d))
+        if r > 1 - 0.015:
+            out.append(jitter(d))
+    return out
+
+
+def same_hand(got: dict[str, Any] | None, want: dict[str, Any]) -> bool:
+    if got is None:
+        return False
+    key = ("closed", "win_tile", "dora_indicators", "ura_indicators")
+    if any(got[k] != want[k] for k in key):
+        return False
+    return [sorted(m.items()) for m in got["melds"]] == [sorted(m.items()) for m in want["melds"]]
+
+
+def scenes(args: argparse.Namespace):
+    if args.truth:
+        files = sorted(Path(args.truth).rglob("*.json"))
+        for f in files:
+            truth = json.loads(f.read_text())
+            if "tiles" in truth and "hand" in truth:
+                yield f.stem, truth
+        return
+    from datasets.art import load_styles
+    from datasets.synth import render_sample
+
+    styles = load_styles(None)
+    index = 0
+    produced = 0
+    while produced < args.n:
+        sample = render_sample(args.seed, index, (args.size, args.size), styles)
+        index += 1
+        produced += 1
+        yield sample.name, sample.truth
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=500, help="scenes to render")
+    parser.add_argument("--seed", type=int, default=880001, help="generator seed (not training)")
+    parser.add_argument("--size", type=int, default=960, help="long side of rendered scenes")
+    parser.add_argument("--truth", help="a folder of truth JSON instead of rendering")
+    parser.add_argument("--show", type=int, default=5, help="failures to print")
+    args = parser.parse_args(argv)
+
+    rng = np.random.default_rng(args.seed)
+    n = exact = skipped = 0
+    wrong_damaged = silent = 0
+    codes: Counter[str] = Counter()
+    silent_examples: list[str] = []
+    failures: list[str] = []
+    t0 = time.perf_counter()
+    grouping_time = 0.0
+    for name, truth in scenes(args):
+        if not truth.get("hand_fully_visible", True):
+            skipped += 1
+            continue
+        n += 1
+        want = truth["hand"]
+        dets = detections_of(truth)
+        t = time.perf_counter()
+        result = group_detections(dets, width=truth["width"], height=truth["height"])
+        grouping_time += time.perf_counter() - t
+        if same_hand(result.hand(), want):
+            exact += 1
+        elif len(failures) < args.show:
+            failures.append(
+                f"{name}: want {want}\n   got {result.hand()}\n   warnings "
+                f"{[w.code for w in result.warnings]}"
+            )
+        damaged = group_detections(damage(dets, rng), width=truth["width"], height=truth["height"])
+        if not same_hand(damaged.hand(), want):
+            wrong_damaged += 1
+            if damaged.warnings:
+                codes.update({w.code for w in damaged.warnings})
+            else:
+                silent += 1
+                if len(silent_examples) < args.show:
+                    silent_examples.append(f"{name}: want {want}\n   got {damaged.hand()}")
+    elapsed = time.perf_counter() - t0
+    print(f"# bench_grouping  {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  {platform.node()}")
+    print(f"scenes: {n} with the whole hand labelled ({skipped} skipped), seed {args.seed}")
+    print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
+    print(
+        f"damaged boxes: {wrong_damaged} wrong hands, {silent} without a warning "
+        f"({100 * (wrong_damaged - silent) / max(wrong_damaged, 1):.1f}% warned)"
+    )
+    print(f"warning codes on wrong damaged hands: {dict(codes.most_common(12))}")
+    print(
+        f"grouping time: {1000 * grouping_time / max(n, 1):.1f} ms per scene; total {elapsed:.0f} s"
+    )
+    for f in failures:
+        print("FAIL", f)
+    for s in silent_examples:
+        print("SILENT", s)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
