@@ -190,7 +190,7 @@ def replay(
         in_extension = state.round_index >= scheduled
         all_last = state.round_index == scheduled - 1 and state.dealer_index == 3
         stop_requested = bool(hand.get("stop", False))
-        if stop_requested and not all_last:
+        if stop_requested and (not all_last or outcome.chombo):
             raise _illegal(number, state.label, "'stop' is only for the dealer of the last hand")
         # --- does the game end here? ----------------------------------------------------
         if g.tobi and min(state.scores.values()) < 0:
@@ -558,7 +558,7 @@ def _request_deltas(
     if discarder is not None:
         filled["discarder"] = state.seat_wind(discarder)
     for key, value in filled.items():
-        if key in req and req[key] != value and key != "ruleset":
+        if key in req and req[key] != value:
             raise _illegal(
                 number,
                 label,

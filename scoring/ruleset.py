@@ -349,12 +349,14 @@ def _validate_game(rs: Ruleset, file: str) -> None:
         raise bad("points_per_unit", "must be at least 1", "bad_ruleset_value")
     if g.extension_target < 0 or g.extension_rounds < 0:
         raise bad("extension_target", "and extension_rounds must not be negative")
-    if g.extension == "sudden_death" and (
-        g.extension_rounds < 1 or (g.length == "hanchan" and g.extension_rounds > 2)
-    ):
-        raise bad("extension_rounds", "must be 1 or 2 with sudden death (no round after north)")
-    if g.noten_payment_total < 0 or g.noten_payment_total % 3:
-        raise bad("noten_payment_total", "must split evenly: a non-negative multiple of 3")
+    rounds = (1 if g.length == "east" else 2) + (
+        g.extension_rounds if g.extension == "sudden_death" else 0
+    )
+    if g.extension == "sudden_death" and (g.extension_rounds < 1 or rounds > 4):
+        raise bad("extension_rounds", "must be at least 1, and no round is played after north")
+    if g.noten_payment_total < 0 or g.noten_payment_total % 6:
+        # It is split among 1, 2 or 3 players on either side.
+        raise bad("noten_payment_total", "must split evenly: a non-negative multiple of 6")
     for count, row in g.uma_by_players_above.items():
         if sum(row) != 0:
             raise bad("uma_by_players_above", f"row {count} sums to {sum(row)}, not 0")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scoring.api import replay_game
-from scoring.errors import RequestError
+from scoring.errors import AgariError, RequestError
 
 
 def play(ruleset: str | dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, Any]:
@@ -470,3 +470,31 @@ def test_score_response_deltas_with_sticks_included() -> None:
     game = play("tenhou", hands)
     assert scores(game) == [27000, 27200, 21800, 24000]
     assert game["riichi_sticks_left"] == 0
+
+
+def test_win_from_a_full_score_request() -> None:
+    # The request is in the hand's own seat winds: in E2 (dealer S), player W sits South and
+    # player E (the discarder) North; the replay fills those in and maps the deltas back.
+    # Riichi pinfu tanyao 30 fu = 3900, +300 for the honba, +1000 for W's own stick.
+    from scoring.api import score
+
+    request = {
+        "closed": "234m345p456s6788s",
+        "win_tile": "8s",
+        "dora_indicators": ["1z"],
+        "flags": ["riichi"],
+    }
+    try:
+        score(
+            request | {"ruleset": "m-league", "win": "tsumo", "round_wind": "E", "seat_wind": "E"}
+        )
+    except AgariError as exc:  # the scoring engine is another issue's work
+        if exc.code == "not_implemented":
+            pytest.skip("scoring.api.score is not implemented in this build")
+        raise
+    hand = {"result": "win", "winner": "W", "from": "E", "riichi": ["W"], "request": request}
+    game = play("m-league", [draw(), hand])
+    assert game["hands"][1]["deltas"] == {"E": -4200, "S": 0, "W": 4200, "N": 0}
+    # A request that contradicts the table is refused, naming the hand.
+    wrong = hand | {"request": request | {"seat_wind": "W"}}
+    assert "seat_wind" in illegal("m-league", [draw(), wrong])
