@@ -498,3 +498,47 @@ def test_win_from_a_full_score_request() -> None:
     # A request that contradicts the table is refused, naming the hand.
     wrong = hand | {"request": request | {"seat_wind": "W"}}
     assert "seat_wind" in illegal("m-league", [draw(), wrong])
+
+
+# --- the researched rulesets (tenhou, mahjong-soul, wrc, ema) -----------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["tenhou", "mahjong-soul"])
+def test_online_sudden_death_west_round_to_30000(ruleset: str) -> None:
+    # Tenhou / Mahjong Soul: nobody has 30000 after S4 -> west, ended as soon as someone
+    # has 30000; West 4 is the last hand. Four riichi (E1, abortive) leave all on 24000.
+    hands = [{"result": "abortive", "kind": "four_riichi", "riichi": list("ESWN")}]
+    hands += noten_draws(8)  # E1..S4: nobody has 30000 -> W1
+    assert play(ruleset, hands)["next"] == "W1-9"
+    # W1-9: S wins 1000 + 2700 + the four sticks = 7700: 31700 >= 30000, the end.
+    game = play(ruleset, [*hands, ron("S", "W", 1000)])
+    assert game["final_scores"]["S"] == 31700 and game["ended"] == "sudden_death"
+    # Without a winner, the west round ends the game after W4.
+    assert play(ruleset, hands + noten_draws(4))["ended"] == "scheduled"
+
+
+def test_mahjong_soul_triple_ron_paid() -> None:
+    wins = [{"winner": w, "points": 1000} for w in ("S", "W", "N")]
+    game = play("mahjong-soul", [{"result": "win", "from": "E", "wins": wins}])
+    assert scores(game) == [22000, 26000, 26000, 26000]
+
+
+def test_wrc_no_abortive_draws_no_agari_yame_shared_uma() -> None:
+    assert "none at all" in illegal("wrc", [{"result": "abortive", "kind": "four_winds"}])
+    game = play("wrc", [*TO_SOUTH_4, tsumo("N", 4000)])  # the leading dealer plays on
+    assert game["next"] == "S4-8"
+    # 30000 start, no oka: S and W tie on 30000 and share (5-5)/2 = 0.
+    game = play("wrc", [ron("E", "N", 8000)])  # E 38000, N 22000, S W 30000
+    assert {r["seat"]: r["result"] for r in game["standings"]} == {
+        "E": 23,
+        "S": 0,
+        "W": 0,
+        "N": -23,
+    }
+
+
+def test_ema_nagashi_is_a_win() -> None:
+    # EMA: nagashi counts as a win (no noten payments): S 2000/4000 and the riichi stick.
+    game = play("ema", [{"result": "draw", "tenpai": ["E"], "nagashi": ["S"], "riichi": ["E"]}])
+    assert scores(game) == [25000, 39000, 28000, 28000]
+    assert game["next"] == "E2-0"
