@@ -78,8 +78,9 @@ def _check_open(img: Image.Image, data: bytes, max_pixels: int) -> CheckedImage:
         )
     if width < 16 or height < 16:
         raise ImageError(f"the photo is only {width} x {height} pixels", code="image_too_small")
-    orientation = img.getexif().get(_EXIF_ORIENTATION, 1)
     try:
+        # Reading EXIF may walk the whole file (PNG keeps it anywhere), so it is checked too.
+        orientation = img.getexif().get(_EXIF_ORIENTATION, 1)
         if fmt in ("JPEG", "MPO") and orientation in (1, None):
             img.draft("RGB", (max(1, width // 8), max(1, height // 8)))
         img.load()

@@ -156,6 +156,8 @@ def publish(overlay_id: str) -> Any:
         raise RequestError(f"unknown fields {sorted(unknown)}", code="unknown_field")
     if not all(isinstance(body.get(k, {}), dict) for k in ("hand", "score")):
         raise RequestError("'hand' and 'score' must be objects", code="bad_request")
+    if not all(isinstance(body.get(k, ""), str) for k in ("title", "lang")):
+        raise RequestError("'title' and 'lang' must be strings", code="bad_request")
     payload = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     version = hub().publish(overlay_id, _bearer_token(), payload)
     return jsonify({"version": version})

@@ -33,6 +33,11 @@
     return node;
   }
 
+  // replaceChildren() would print null and undefined as text.
+  function fill(node, ...kids) {
+    node.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+  }
+
   // ---------------------------------------------------------------- state
   const state = {
     hand: {closed: [], win: null, melds: [], dora: [], ura: []},
@@ -103,16 +108,22 @@
     try { return T.parse(str || ""); } catch (e) { return []; }
   }
 
+  function handFrom(hand) {
+    return {
+      closed: safeParse(hand.closed),
+      win: hand.win_tile || null,
+      melds: (hand.melds || []).map((m) => ({kind: m.kind, tiles: safeParse(m.tiles), from: m.from || "left"})),
+      dora: (hand.dora_indicators || []).slice(),
+      ura: (hand.ura_indicators || []).slice(),
+    };
+  }
+
   function loadRecognition(rec, photoUrl) {
     state.recog = rec;
     const hand = rec.hand;
-    const H = {closed: [], win: null, melds: [], dora: [], ura: []};
+    let H = {closed: [], win: null, melds: [], dora: [], ura: []};
     if (hand) {
-      H.closed = safeParse(hand.closed);
-      H.win = hand.win_tile || null;
-      H.melds = (hand.melds || []).map((m) => ({kind: m.kind, tiles: safeParse(m.tiles), from: m.from || "left"}));
-      H.dora = (hand.dora_indicators || []).slice();
-      H.ura = (hand.ura_indicators || []).slice();
+      H = handFrom(hand);
       if (hand.win) setRadio("win", hand.win);
     } else {
       const tiles = (rec.hand_tiles || []).map((x) => x.replace("'", "")).filter((x) => T.isTile(x) && x !== "x");
@@ -136,17 +147,20 @@
     const boxes = $("#boxes");
     boxes.replaceChildren();
     const W = rec.width || 1, H = rec.height || 1;
-    for (const d of rec.detections || []) {
+    const warned = {};
+    for (const w of rec.warnings || []) for (const i of (w && w.detections) || []) (warned[i] = warned[i] || []).push(warningText(w));
+    (rec.detections || []).forEach((d, i) => {
       const [x1, y1, x2, y2] = d.box;
       const conf = Math.round((d.confidence || 0) * 100);
-      const box = h("div", {class: "box" + (d.confidence < 0.6 ? " low" : ""), title: d.tile + " " + conf + "%"},
+      const note = warned[i] ? "\n⚠ " + warned[i].join("\n⚠ ") : "";
+      const box = h("div", {class: "box" + (d.confidence < 0.6 ? " low" : "") + (warned[i] ? " warn" : ""), title: d.tile + " " + conf + "%" + note, "data-tile": d.tile},
         h("span", {class: "box-label", text: d.tile + " " + conf + "%"}));
       box.style.left = (100 * x1 / W) + "%";
       box.style.top = (100 * y1 / H) + "%";
       box.style.width = (100 * (x2 - x1) / W) + "%";
       box.style.height = (100 * (y2 - y1) / H) + "%";
       boxes.append(box);
-    }
+    });
     $("#detections-summary").textContent = t("detections_found", {n: (rec.detections || []).length});
   }
 
@@ -186,25 +200,38 @@
     return null;
   }
 
-  // Uncertain tiles: whatever the grouping step reports as candidates, with their scores.
+  // Uncertain tiles: the grouping step scores the hand under each candidate class
+  // (`uncertain`); a tap on a candidate takes that reading of the whole hand.
   function renderCandidates(rec) {
     const list = $("#candidates");
     list.replaceChildren();
-    const items = [];
-    for (const w of rec.warnings || []) if (w && Array.isArray(w.candidates)) items.push(w);
-    for (const u of rec.uncertain || rec.candidates || []) if (u && Array.isArray(u.candidates)) items.push(u);
-    for (const it of items) {
-      const li = h("li", {class: "candidate"}, h("span", {text: t("if_tile_is", {tile: it.tile || "?"})}));
-      for (const c of it.candidates) {
-        const tile = typeof c === "string" ? c : (c.tile || c.class || "?");
-        const sc = typeof c === "object" ? (c.score || c) : {};
-        const label = sc.error ? errorText(sc.error) : (sc.points !== undefined ? sc.points + " " + t("points_short") : (c.confidence !== undefined ? Math.round(c.confidence * 100) + "%" : ""));
-        const btn = h("button", {type: "button", class: "cand", "data-tile": tile, onclick: () => replaceTile(it.tile, tile)},
-          T.svg(tile), h("span", {text: label}));
-        li.append(btn);
+    for (const u of rec.uncertain || []) {
+      if (!u || !Array.isArray(u.candidates)) continue;
+      const note = u.changes_payout === false ? t("same_payout") : u.changes_payout ? t("changes_payout") : "";
+      const li = h("li", {class: "candidate", "data-detection": u.detection},
+        h("span", {text: "⚠ " + t("if_tile_is", {tile: u.tile || "?"})}));
+      for (const c of u.candidates) {
+        const label = c.error ? errorText(c.error) : c.points !== undefined && c.points !== null
+          ? c.points + " " + t("points_short") + (c.han ? " (" + t("han_fu", {han: c.han, fu: c.fu}) + ")" : "") : "";
+        li.append(h("button", {type: "button", class: "cand", "data-tile": c.tile, onclick: () => takeCandidate(u, c)},
+          T.svg(c.tile), h("span", {text: label})));
       }
+      if (note) li.append(h("span", {class: "small muted", text: note}));
       list.append(li);
     }
+  }
+
+  function takeCandidate(u, c) {
+    if (c.hand) {
+      state.hand = handFrom(c.hand);
+    } else {
+      replaceTile(u.tile, c.tile);
+      return;
+    }
+    state.tileWarnings = {};
+    state.selected = null;
+    renderHand();
+    scheduleScore();
   }
 
   function replaceTile(from, to) {
@@ -258,7 +285,7 @@
       const from = h("select", {"aria-label": t("meld_from"), class: "meld-from", hidden: m.kind === "ankan", onchange: (e) => { m.from = e.target.value; renderHand(); scheduleScore(); }},
         ...["left", "across", "right"].map((f) => h("option", {value: f, selected: f === m.from, text: t("from_" + f)})));
       const tiles = h("div", {class: "tiles"}, ...m.tiles.map((c, i) => tileButton(c, {zone: "meld", meld: mi, index: i}, {sideways: m.kind !== "ankan" && i === calledIndex(m)})),
-        m.tiles.length < 4 ? addButton({zone: "meld", meld: mi, index: null}, t("add_tile")) : null);
+        m.tiles.length < MELD_SIZE[m.kind] ? addButton({zone: "meld", meld: mi, index: null}, t("add_tile")) : null);
       const dissolve = h("button", {type: "button", class: "btn small ghost", title: t("meld_dissolve"), "aria-label": t("meld_dissolve"),
         onclick: () => { H.closed.push(...m.tiles.filter((x) => x !== "x")); H.melds.splice(mi, 1); state.selected = null; renderHand(); scheduleScore(); }}, "✕");
       return h("div", {class: "meld zone-row", "data-meld": mi}, h("span", {class: "zone-label", text: t("meld") + " " + (mi + 1)}),
@@ -430,10 +457,35 @@
     renderScore(data, req);
     app.dataset.scoreSeq = String(seq);
     if (!data.error) maybePublish(req, data);
+    refreshUncertain(req);
+  }
+
+  // The what-if scores of uncertain tiles depend on the situation (ron or tsumo, winds,
+  // riichi...): ask the grouping step again with it whenever it changes.
+  async function refreshUncertain(req) {
+    const rec = state.recog;
+    if (!rec || !(rec.uncertain || []).length) return;
+    const context = {};
+    for (const k of ["ruleset", "win", "round_wind", "seat_wind", "discarder", "flags", "honba", "riichi_sticks"]) {
+      if (req[k] !== undefined) context[k] = req[k];
+    }
+    const key = JSON.stringify(context);
+    if (key === state.uncertainContext) return;
+    state.uncertainContext = key;
+    const keep = ["tile", "box", "confidence", "sideways", "candidates"];
+    const detections = (rec.detections || []).map((d) => Object.fromEntries(keep.filter((k) => d[k] !== undefined).map((k) => [k, d[k]])));
+    try {
+      const resp = await fetch("/api/v1/group", {method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({width: rec.width, height: rec.height, detections: detections, context: context})});
+      if (!resp.ok) return;
+      const data = await resp.json();
+      if (key !== state.uncertainContext) return;
+      rec.uncertain = data.uncertain || rec.uncertain;
+      renderCandidates(rec);
+    } catch (e) { /* the candidates keep their earlier scores */ }
   }
 
   function phrase(score, req) {
-    if (score.announcement || score.phrase) return score.announcement || score.phrase;
     const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : null;
     const head = lim ? lim + " — " : (score.han ? t("han_fu", {han: score.han, fu: score.fu}) + " — " : "");
     if (req.win === "ron") return head + t("phrase_ron", {points: score.points});
@@ -448,7 +500,7 @@
   function renderScore(data, req) {
     const body = $("#score-body");
     if (data.error) {
-      body.replaceChildren(h("p", {class: "score-error", "data-code": data.error.code, text: "⚠ " + errorText(data.error)}),
+      fill(body, h("p", {class: "score-error", "data-code": data.error.code, text: "⚠ " + errorText(data.error)}),
         data.error.message && errorText(data.error) !== data.error.message ? h("p", {class: "small muted", text: data.error.message}) : null);
       return;
     }
@@ -456,7 +508,7 @@
     const yaku = h("ul", {class: "yaku"}, ...(data.yaku || []).map((y) =>
       h("li", {"data-yaku": y.id}, h("span", {text: yakuName(y.id)}), h("span", {class: "num", text: data.yakuman ? "" : t("han_n", {n: y.han})}))));
     const fu = h("ul", {class: "fu"}, ...(data.fu_details || []).map((f) =>
-      h("li", null, h("span", {text: fuName(f.reason)}), h("span", {class: "num", text: f.fu + " " + t("fu")}))));
+      h("li", null, h("span", {text: fuName(f.reason) + (f.tiles ? " " + f.tiles : "")}), h("span", {class: "num", text: f.fu + " " + t("fu")}))));
     const pay = h("table", {class: "payments"}, h("tbody", null, ...SEATS.map((s) => {
       const d = (data.deltas || {})[s] || 0;
       return h("tr", {class: d > 0 ? "gain" : d < 0 ? "loss" : ""}, h("th", {text: t("wind_" + s) + (s === req.seat_wind ? " (" + t("winner") + ")" : "")}),
@@ -466,11 +518,13 @@
       typeof a === "object" ? [a.han !== undefined ? t("han_fu", {han: a.han, fu: a.fu}) : "", a.points !== undefined ? " · " + a.points : "",
         a.yaku ? " · " + a.yaku.map((y) => yakuName(y.id || y)).join(", ") : ""].join("") : String(a)));
     const warns = (data.warnings || []).map((w) => h("li", {class: "warning", text: "⚠ " + warningText(w)}));
-    body.replaceChildren(
+    fill(body,
       h("p", {class: "points", id: "points", "data-points": data.points, text: String(data.points)},
         h("span", {class: "unit", text: " " + t("points_short")})),
       h("p", {class: "headline", text: [data.yakuman ? t("yakuman_n", {n: data.yakuman}) : t("han_fu", {han: data.han, fu: data.fu}), lim].filter(Boolean).join(" · ")}),
       h("p", {class: "phrase", id: "phrase", text: "“" + phrase(data, req) + "”"}),
+      data.announce && data.announce !== String(data.points) ? h("p", {class: "small muted", id: "announce", text: data.announce}) : null,
+      data.reading ? h("p", {class: "small muted", id: "reading", text: data.reading}) : null,
       h("h3", {text: t("yaku")}), yaku,
       data.fu_details && data.fu_details.length ? h("h3", {text: t("fu_items")}) : null, data.fu_details && data.fu_details.length ? fu : null,
       h("h3", {text: t("payments")}), pay,
@@ -507,7 +561,7 @@
     if (!o || !score) return;
     const resp = await fetch(`/api/v1/overlays/${encodeURIComponent(o.id)}/publish`, {
       method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + o.token},
-      body: JSON.stringify({hand: req, score: score}),
+      body: JSON.stringify({hand: req, score: score, title: phrase(score, req)}),
     });
     const status = $("#overlay-status");
     if (resp.ok) { status.textContent = t("overlay_sent"); status.dataset.version = (await resp.json()).version; }

@@ -35,12 +35,13 @@
     for (const m of hand.melds || []) {
       const n = safe(m.tiles).length;
       const at = m.kind === "ankan" ? -1 : m.from === "left" ? 0 : m.from === "across" ? 1 : n - 1;
-      row.append(tiles(safe(m.tiles), "meld", at));
+      row.append(tiles(safe(m.tiles), "called", at));
     }
     $("#card-points").textContent = score.points === undefined ? "" : String(score.points);
     const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : "";
     const hf = score.yakuman ? t("yakuman_n", {n: score.yakuman}) : t("han_fu", {han: score.han, fu: score.fu});
     $("#card-headline").textContent = [hf, lim].filter(Boolean).join(" · ");
+    $("#card-title").textContent = card.title || "";
     $("#card-yaku").replaceChildren(...(score.yaku || []).map((y) => {
       const li = document.createElement("li");
       li.append(span("name", yakuName(y.id)), span("han", score.yakuman ? "" : String(y.han)));

@@ -1,0 +1,278 @@
+"""The pages in a real headless Chromium (Debian's ``chromium``) driven by Playwright.
+
+The app runs under waitress, the production server, against the real scoring and vision
+functions. Screenshots are saved under ``artifacts/webapp/`` (git-ignored) for a person to
+look at: a phone-sized and a desktop-sized result page, and the overlay.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import scoring.api
+from scoring.errors import AgariError
+from scoring.ruleset import list_rulesets
+from tests.webapp.conftest import LiveServer
+from webapp import create_app
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts" / "webapp"
+CHROMIUM = Path("/usr/bin/chromium")
+EXAMPLE = REPO / "webapp" / "examples" / "example-hand.jpg"
+EXAMPLE_TRUTH = REPO / "webapp" / "examples" / "example-hand.json"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1400, "height": 900}
+WAIT_MS = 20_000
+
+
+def _install_chromium() -> None:
+    """Install Debian's chromium when absent (CI runs as root); never Playwright's download."""
+    if CHROMIUM.exists():
+        return
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        pytest.fail(f"{CHROMIUM} is missing; install Debian's 'chromium' package (as root)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium"]
+    if subprocess.run(install, env=env, capture_output=True, check=False).returncode != 0:
+        subprocess.run(["apt-get", "update"], env=env, capture_output=True, check=True)
+        subprocess.run(install, env=env, capture_output=True, check=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    _install_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    # Short overlay streams: the test ends even if a page keeps one open.
+    app = create_app({"OVERLAY_STREAM_SECONDS": 15.0, "OVERLAY_HEARTBEAT_SECONDS": 1.0})
+    with LiveServer(app) as live:
+        yield live
+
+
+def _shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+    return path
+
+
+def _points(req: dict[str, Any]) -> int | None:
+    """What the real scoring function says (None for an error)."""
+    try:
+        return int(scoring.api.score(json.loads(json.dumps(req)))["points"])
+    except AgariError:
+        return None
+
+
+def _wait_points(page: Any, points: int) -> None:
+    page.wait_for_function(
+        "p => { const el = document.querySelector('#points');"
+        " return el && el.dataset.points === String(p); }",
+        arg=points,
+        timeout=WAIT_MS,
+    )
+
+
+def _tap_tiles(page: Any, tiles: list[str]) -> None:
+    for tile in tiles:
+        page.click(f"#palette-tiles [data-tile='{tile}']")
+
+
+#: The example photo's hand (also the truth of webapp/examples/example-hand.json).
+HAND_REQUEST: dict[str, Any] = {
+    "ruleset": "tenhou",
+    "closed": "6m234p406s",
+    "win_tile": "6m",
+    "win": "ron",
+    "melds": [
+        {"kind": "chi", "tiles": "345s", "from": "left"},
+        {"kind": "chi", "tiles": "340p", "from": "left"},
+    ],
+    "round_wind": "E",
+    "seat_wind": "S",
+    "discarder": "N",
+    "dora_indicators": ["2s"],
+    "ura_indicators": [],
+    "flags": [],
+    "honba": 0,
+    "riichi_sticks": 0,
+}
+
+
+def _other_ruleset(req: dict[str, Any], base: int) -> tuple[str, int]:
+    """A shipped ruleset under which this hand scores a different number of points."""
+    for rid in list_rulesets():
+        points = _points(req | {"ruleset": rid})
+        if points is not None and points != base:
+            return rid, points
+    pytest.fail(f"no shipped ruleset scores {req} differently from {base}")
+
+
+def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
+    browser: Any, server: LiveServer
+) -> None:
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.url}/hand")
+    page.wait_for_selector("#app[data-ready='1']")
+
+    # Enter the hand by tapping: two chi from the left, the concealed part, the winning
+    # tile (chosen automatically once the concealed part is full), a dora indicator.
+    for meld in HAND_REQUEST["melds"]:
+        page.click("#add-meld")
+        page.select_option("#melds .meld:last-child .meld-kind", "chi")
+        _tap_tiles(page, [t + meld["tiles"][-1] for t in meld["tiles"][:-1]])
+    page.click("#zone-closed .tile.add")
+    _tap_tiles(page, ["6m", "2p", "3p", "4p", "4s", "0s", "6s", "6m"])
+    page.click("#zone-dora .tile.add")
+    _tap_tiles(page, ["2s"])
+    page.click("#palette-done")
+    tenhou = _points(HAND_REQUEST)
+    assert tenhou is not None
+    _wait_points(page, tenhou)
+    assert page.locator("#score-body [data-yaku='aka_dora']").count() == 1
+    _shot(page, "phone-result-tenhou")
+
+    # Another ruleset: the page asks the server again and shows that ruleset's score.
+    rid, other = _other_ruleset(HAND_REQUEST, tenhou)
+    page.select_option("#ruleset", rid)
+    _wait_points(page, other)
+
+    # Correct a tile from the palette: the red five of sou becomes a plain five.
+    page.click("#zone-closed [data-tile='0s']")
+    page.wait_for_selector("#palette:not([hidden])")
+    page.click("#palette-tiles [data-tile='5s']")
+    corrected = HAND_REQUEST | {"ruleset": rid, "closed": "6m234p456s"}
+    after = _points(corrected)
+    assert after is not None and after != other
+    _wait_points(page, after)
+    assert page.locator("#zone-closed [data-tile='0s']").count() == 0
+    assert page.locator("#score-body [data-yaku='aka_dora']").count() == 1  # 0p in a chi
+    _shot(page, "phone-result-corrected")
+
+    # The overlay: created from the result page, opened like OBS would (no token).
+    page.click("#overlay-create")
+    link = page.locator("#overlay-link")
+    link.wait_for(state="visible")
+    overlay_url = link.get_attribute("href")
+    assert overlay_url and "/overlay/" in overlay_url
+    viewer = browser.new_context(viewport={"width": 1280, "height": 720})
+    obs = viewer.new_page()
+    obs.goto(overlay_url)
+    obs.wait_for_function(
+        "p => document.querySelector('#card-points').textContent === String(p)",
+        arg=after,
+        timeout=WAIT_MS,
+    )
+    _shot(obs, "overlay-first")
+
+    # A change on the result page reaches the overlay by itself.
+    page.check("input[name='win'][value='tsumo']")
+    tsumo_req = {k: v for k, v in corrected.items() if k != "discarder"} | {"win": "tsumo"}
+    tsumo = _points(tsumo_req)
+    assert tsumo is not None
+    _wait_points(page, tsumo)
+    obs.wait_for_function(
+        "p => document.querySelector('#card-points').textContent === String(p)",
+        arg=tsumo,
+        timeout=WAIT_MS,
+    )
+    assert int(obs.locator("#overlay").get_attribute("data-version") or 0) >= 2
+    _shot(obs, "overlay-updated")
+    viewer.close()
+    phone.close()
+    assert errors == []
+
+
+def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveServer) -> None:
+    if not any((REPO / "models").glob("*.onnx")):
+        pytest.skip("no shipped detector model in models/ yet (issue 7)")
+    desktop = browser.new_context(viewport=DESKTOP, locale="ja-JP")
+    page = desktop.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#app[data-ready='1']")
+    assert "写真" in page.inner_text("h1")  # the browser's language: Japanese
+
+    page.set_input_files("#upload-input", str(EXAMPLE))
+    page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+    boxes = page.locator("#boxes .box")
+    assert boxes.count() > 0
+    page.wait_for_function(
+        "() => document.querySelector('#app').dataset.scoreSeq !== undefined", timeout=WAIT_MS
+    )
+    _shot(page, "desktop-photo-result")
+
+    # Correct one concealed tile towards the truth (or, if all are right, change one and
+    # change it back): each tap asks for a new score.
+    truth = json.loads(EXAMPLE_TRUTH.read_text(encoding="utf-8"))["hand"]
+    shown = page.locator("#zone-closed .tile:not(.add)")
+    assert shown.count() > 0
+    first = shown.nth(0).get_attribute("data-tile")
+    target = "6m" if first != "6m" else "7m"
+    seq = int(page.locator("#app").get_attribute("data-score-seq") or 0)
+    shown.nth(0).click()
+    page.click(f"#palette-tiles [data-tile='{target}']")
+    page.wait_for_function(
+        "s => Number(document.querySelector('#app').dataset.scoreSeq) > s",
+        arg=seq,
+        timeout=WAIT_MS,
+    )
+    assert page.locator(f"#zone-closed [data-tile='{target}']").count() >= 1
+    assert truth["win_tile"]  # the truth file is the generator's, for a person to compare
+    _shot(page, "desktop-photo-corrected")
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    mobile = phone.new_page()
+    mobile.goto(server.url + "/")
+    mobile.set_input_files("#upload-input", str(EXAMPLE))
+    mobile.wait_for_selector("#result:not([hidden])", timeout=60_000)
+    _shot(mobile, "phone-photo-result")
+    phone.close()
+    desktop.close()
+    assert errors == []
+
+
+def test_home_page_and_language_switch(browser: Any, server: LiveServer) -> None:
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
+    page = phone.new_page()
+    page.goto(server.url + "/")
+    assert page.locator("#camera-input").get_attribute("capture") == "environment"
+    _shot(page, "phone-home")
+    page.click(".langs a[lang='ko']")
+    page.wait_for_selector("html[lang='ko']")
+    assert "사진" in page.inner_text("h1")
+    page.goto(server.url + "/hand")  # the choice is remembered
+    assert page.locator("html").get_attribute("lang") == "ko"
+    phone.close()

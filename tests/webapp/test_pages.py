@@ -1,0 +1,94 @@
+"""Pages: language choice, ruleset picker, security headers, bundled examples."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from flask.testing import FlaskClient
+
+from scoring.ruleset import list_rulesets
+from webapp.i18n import I18N_DIR, LANGUAGES
+from webapp.pages import EXAMPLES_DIR
+
+
+def test_home_offers_camera_upload_example_and_tiles(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert 'capture="environment"' in html
+    assert 'accept="image/*"' in html
+    assert 'href="/hand"' in html
+
+
+def test_every_shipped_ruleset_is_in_the_picker(client: FlaskClient) -> None:
+    html = client.get("/hand").get_data(as_text=True)
+    for rid in list_rulesets():
+        assert f'<option value="{rid}"' in html
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "word"),
+    [
+        pytest.param("ja-JP,ja;q=0.9,en;q=0.5", "ja", "写真", id="ja"),
+        pytest.param("ko-KR,ko;q=0.9", "ko", "사진", id="ko"),
+        pytest.param("ru,en;q=0.4", "ru", "Сделать фото", id="ru"),
+        pytest.param("fr-CH, fr;q=0.9", "fr", "Prendre une photo", id="fr"),
+        pytest.param("zh-CN,zh;q=0.9", "zh", "拍照", id="zh"),
+        pytest.param("de-DE", "en", "Take a photo", id="fallback_en"),
+    ],
+)
+def test_language_follows_the_browser(
+    client: FlaskClient, accept: str, lang: str, word: str
+) -> None:
+    html = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
+    assert f'<html lang="{lang}">' in html
+    assert word in html
+
+
+def test_language_switch_is_remembered(client: FlaskClient) -> None:
+    resp = client.get("/?lang=ja", headers={"Accept-Language": "en"})
+    assert "lang=ja" in resp.headers["Set-Cookie"]
+    again = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert '<html lang="ja">' in again
+
+
+def test_translations_only_use_known_keys() -> None:
+    english = json.loads((I18N_DIR / "en.json").read_text(encoding="utf-8"))
+    for lang in LANGUAGES:
+        table = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+        for section, entries in table.items():
+            if section.startswith("_"):
+                continue
+            unknown = set(entries) - set(english[section])
+            assert not unknown, f"{lang}.json [{section}] has keys English lacks: {unknown}"
+        # Every language names every contract yaku.
+        assert set(table["yaku"]) >= set(english["yaku"]), lang
+
+
+def test_security_headers(client: FlaskClient) -> None:
+    resp = client.get("/")
+    assert resp.headers["X-Content-Type-Options"] == "nosniff"
+    assert "script-src 'self'" in resp.headers["Content-Security-Policy"]
+    assert resp.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_debug_is_off_by_default() -> None:
+    from webapp import create_app
+
+    assert create_app().debug is False
+
+
+def test_example_photo_is_served_and_small(client: FlaskClient) -> None:
+    photos = [p for p in EXAMPLES_DIR.iterdir() if p.suffix in (".jpg", ".png")]
+    assert photos, "webapp/examples/ holds the example photo"
+    for photo in photos:
+        assert photo.stat().st_size < 500_000
+        resp = client.get(f"/examples/{photo.name}")
+        assert resp.status_code == 200
+        assert resp.mimetype.startswith("image/")
+        assert resp.get_data() == photo.read_bytes()
+        resp.close()
+
+
+@pytest.mark.parametrize("path", ["/examples/../app.py", "/examples/%2e%2e/app.py"])
+def test_examples_cannot_leave_their_folder(client: FlaskClient, path: str) -> None:
+    assert client.get(path).status_code == 404
