@@ -738,7 +738,11 @@ def _all_last_stops(
         if stop_requested:
             raise _illegal(number, out.label, "'stop': the deal passes, the game ends anyway")
         return True
-    top = _is_top(state, state.dealer)
+    # The automatic stop ends the game; where a sudden-death extension would follow (nobody
+    # has the target yet), the game cannot end here, so the leading dealer plays on.
+    top = _is_top(state, state.dealer) and (
+        g.extension == "none" or state.scores[state.dealer] >= g.extension_target
+    )
     if out.dealer_won:
         if top and g.top_dealer_win_ends:
             out.notes.append("the leading dealer's win ends the game (agari-yame)")

@@ -542,3 +542,20 @@ def test_ema_nagashi_is_a_win() -> None:
     game = play("ema", [{"result": "draw", "tenpai": ["E"], "nagashi": ["S"], "riichi": ["E"]}])
     assert scores(game) == [25000, 39000, 28000, 28000]
     assert game["next"] == "E2-0"
+
+
+def test_tenhou_leading_dealer_below_30000_plays_on() -> None:
+    # The automatic all-last stop ends the game, which cannot end while nobody has 30000.
+    hands = [
+        ron("N", "W", 3000),  # E1: N 28000, W 22000
+        ron("E", "W", 1000),  # E2: E 26000, W 21000
+        ron("S", "W", 1000),  # E3: S 26000, W 20000
+        ron("E", "S", 1000),  # E4: E 27000, S 25000
+        ron("S", "W", 1000),  # S1: S 26000, W 19000
+        ron("W", "E", 1000),  # S2: W 20000, E 26000
+        ron("E", "W", 1000),  # S3: E 27000, W 19000 -> S4-0, N 28000 leads
+    ]
+    game = play("tenhou", [*hands, tsumo("N", 500)])  # N 29500: leads, below 30000
+    assert game["ended"] == "unfinished" and game["next"] == "S4-1"
+    game = play("tenhou", [*hands, tsumo("N", 1000)])  # N 31000: the game ends
+    assert game["final_scores"]["N"] == 31000 and game["ended"] == "stopped"
