@@ -611,7 +611,10 @@ def _draw(
         if state.dealer in tenpai:
             raise _illegal(number, label, "the dealer is listed both tenpai and noten_declared")
         out.notes.append(f"{state.dealer} (dealer) declares noten")
-    for seat in riichi:
+    # Where nagashi counts as a win there is no exhaustive draw to check tenpai at, so a
+    # noten riichi is no chombo then ([EMAdiff] in ema.toml).
+    checked = riichi if not (nagashi and g.nagashi_settlement == "win") else []
+    for seat in checked:
         if seat not in tenpai and seat not in nagashi:
             raise _illegal(
                 number,

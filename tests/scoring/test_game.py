@@ -559,3 +559,11 @@ def test_tenhou_leading_dealer_below_30000_plays_on() -> None:
     assert game["ended"] == "unfinished" and game["next"] == "S4-1"
     game = play("tenhou", [*hands, tsumo("N", 1000)])  # N 31000: the game ends
     assert game["final_scores"]["N"] == 31000 and game["ended"] == "stopped"
+
+
+def test_ema_nagashi_voids_noten_riichi_chombo() -> None:
+    # [EMAdiff]: nagashi counts as a win, so W's noten riichi is no chombo.
+    hand = {"result": "draw", "tenpai": [], "nagashi": ["S"], "riichi": ["W"]}
+    game = play("ema", [hand])
+    assert game["hands"][0]["scores"]["S"] == 39000  # 8000 + W's stick
+    assert "chombo" in illegal("tenhou", [hand])  # there, nagashi is a draw: still a chombo
