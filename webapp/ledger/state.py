@@ -96,6 +96,7 @@ def _empty_board(table: TableRecord) -> dict[str, Any]:
         "ended": "unfinished",
         "standings": None,
         "hands": [],
+        "seat_winds": _seat_winds("E"),
     }
 
 
@@ -151,15 +152,23 @@ def scoreboard(table: TableRecord) -> dict[str, Any]:
             "honba": honba,
             "dealer": SEATS[int(label[1:]) - 1],
         }
+        board["seat_winds"] = _seat_winds(board["dealer"])
     return board
+
+
+def _seat_winds(dealer: str) -> dict[str, str]:
+    """Each player's seat wind in the hand being played (the dealer is East)."""
+    d = SEATS.index(dealer)
+    return {p: SEATS[(i - d) % 4] for i, p in enumerate(SEATS)}
 
 
 def win_from_score_request(table: TableRecord, body: dict[str, Any]) -> dict[str, Any]:
     """The entry for a win taken from a result page: ``{"request": score request}`` or
-    ``{"requests": [...]}`` for several ron on one discard, plus optional ``riichi`` (other
-    players' riichi this hand) and ``note``. The request's seat winds are those of the hand
-    being played, so the winner and discarder are found from the table's current dealer;
-    the table's ruleset, round wind, honba and sticks replace the page's."""
+    ``{"requests": [...]}`` for several ron on one discard, plus optional ``riichi`` (the
+    seat winds of the other players who declared riichi this hand) and ``note``. The
+    request's seat winds are those of the hand being played, so the winner and discarder
+    are found from the table's current dealer; the table's ruleset, round wind, honba and
+    sticks replace the page's."""
     unknown = set(body) - {"request", "requests", "riichi", "note"}
     if unknown:
         raise RequestError(f"unknown fields {sorted(unknown)}", code="unknown_field")
@@ -182,7 +191,10 @@ def win_from_score_request(table: TableRecord, body: dict[str, Any]) -> dict[str
             raise RequestError(f"{what} must be a seat wind E S W N, not {wind!r}", code="bad_seat")
         return SEATS[(SEATS.index(wind) + dealer_index) % 4]
 
-    riichi = list(body.get("riichi") or [])
+    given = body.get("riichi") or []
+    if not isinstance(given, list):
+        raise RequestError("riichi must be a list of seat winds", code="bad_request")
+    riichi = [player_at(w, "riichi") for w in given]
     wins, discarders = [], set()
     for req in requests:
         winner = player_at(req.get("seat_wind"), "seat_wind")

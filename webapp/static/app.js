@@ -457,6 +457,8 @@
     renderScore(data, req);
     app.dataset.scoreSeq = String(seq);
     if (!data.error) maybePublish(req, data);
+    // Other features (the table ledger's "record this win") listen for the latest score.
+    document.dispatchEvent(new CustomEvent("agari:scored", {detail: {request: req, score: data.error ? null : data}}));
     refreshUncertain(req);
   }
 

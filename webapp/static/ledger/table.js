@@ -30,34 +30,60 @@
 
   // Show only the fields that the chosen outcome uses.
   function showFields() {
-    const kind = form.elements.kind.value;
+    const kind = form.elements.result.value;
     for (const el of form.querySelectorAll("[data-for]")) {
       el.hidden = !el.dataset.for.split(" ").includes(kind);
     }
   }
-  form.elements.kind.addEventListener("change", showFields);
+  form.elements.result.addEventListener("change", showFields);
   showFields();
 
-  // One hand outcome, as the game replay (`agari game --json`) reads it.
+  // "7700" -> 7700; "1000-2000" or "1000/2000" -> [1000, 2000] (non-dealer tsumo).
+  function points(text) {
+    const parts = text.trim().split(/\s*[-/]\s*/).filter((p) => p !== "");
+    const nums = parts.map(Number);
+    return nums.length === 1 ? nums[0] : nums;
+  }
+
+  // One hand outcome, exactly as the game replay (`agari game --json`) reads it.
   function buildEntry() {
-    const kind = form.elements.kind.value;
-    const riichi = checked("riichi");
-    const num = (name) => Number(form.elements[name].value);
-    const win = (seat) => {
-      const yakuman = num("yakuman_" + seat);
-      return yakuman > 0 ? { winner: seat, yakuman } : { winner: seat, han: num("han_" + seat), fu: num("fu_" + seat) };
-    };
-    if (kind === "ron") {
-      return { kind: "ron", discarder: form.elements.discarder.value, wins: checked("winner").map(win), riichi };
+    const kind = form.elements.result.value;
+    const entry = {};
+    const optional = (name, list) => { if (list.length) entry[name] = list; };
+    if (kind === "ron" || kind === "tsumo") {
+      entry.result = "win";
+      if (kind === "ron") entry.from = form.elements.from.value;
+      const deltas = {};
+      let typedDeltas = false;
+      for (const seat of ["E", "S", "W", "N"]) {
+        const v = form.elements["delta_" + seat].value.trim();
+        deltas[seat] = v === "" ? 0 : Number(v);
+        typedDeltas = typedDeltas || v !== "";
+      }
+      const wins = checked("winner").map((seat) =>
+        typedDeltas ? { winner: seat, deltas } : { winner: seat, points: points(form.elements["points_" + seat].value) });
+      if (wins.length === 1) Object.assign(entry, wins[0]); else entry.wins = wins;
+    } else if (kind === "draw") {
+      entry.result = "draw";
+      entry.tenpai = checked("tenpai");
+      optional("nagashi", checked("nagashi"));
+      if (form.elements.noten_declared.checked && form.dataset.dealer) entry.noten_declared = [form.dataset.dealer];
+    } else if (kind === "abortive") {
+      entry.result = "abortive";
+      entry.kind = form.elements.kind.value;
+    } else {
+      entry.result = "chombo";
+      entry.seat = form.elements.seat.value;
+      if (form.elements.deliberate.checked) entry.deliberate = true;
     }
-    if (kind === "tsumo") {
-      const winners = checked("winner");
-      return { kind: "tsumo", ...win(winners[0] || ""), riichi };
+    if (kind !== "chombo") {
+      optional("riichi", checked("riichi"));
+      optional("false_calls", checked("false_calls"));
     }
-    if (kind === "draw") return { kind: "draw", tenpai: checked("tenpai"), riichi };
-    if (kind === "nagashi") return { kind: "nagashi", nagashi: checked("nagashi"), tenpai: checked("tenpai"), riichi };
-    if (kind === "abortive") return { kind: "abortive", reason: form.elements.reason.value, riichi };
-    return { kind: "chombo", offender: form.elements.offender.value };
+    if (kind !== "abortive" && kind !== "chombo" && form.elements.stop.checked) entry.stop = true;
+    const note = form.elements.note.value.trim();
+    if (note) entry.note = note;
+    return entry;
   }
 
   async function send(method, url, body) {
