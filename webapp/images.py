@@ -4,8 +4,10 @@ Only the header is read before the size checks, so a decompression bomb (a small
 claims 50 000 x 50 000 pixels) is refused without allocating its pixels. Then the whole
 stream is decoded once (JPEG at 1/8 scale, which still reads every byte) so that a
 truncated upload is an error here rather than a half-grey photo with a plausible score.
-EXIF orientation is applied, so the boxes the detector returns are in the upright photo a
-browser shows. Nothing is written to disk.
+JPEG, PNG and WebP bytes go on unchanged (``vision`` applies their EXIF orientation, so the
+boxes it returns are in the upright photo a browser shows); HEIC/HEIF photos, which the
+detector's decoder need not know, are turned upright and re-encoded as JPEG. Nothing is
+written to disk.
 """
 
 from __future__ import annotations
@@ -14,24 +16,31 @@ import io
 import warnings
 from dataclasses import dataclass
 
+import pillow_heif
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from scoring.errors import ImageError
 
-#: Formats we accept, by Pillow's name. HEIC arrives as JPEG from phones' file pickers.
-ACCEPTED_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "MPO"})
+# Lets Pillow open HEIC/HEIF (iPhone photos saved as files, not through a browser picker).
+pillow_heif.register_heif_opener()
+
+#: Formats we accept, by Pillow's name.
+ACCEPTED_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "MPO", "HEIF"})
 _EXIF_ORIENTATION = 0x0112
+#: Orientations that swap width and height.
+_TRANSPOSED = frozenset({5, 6, 7, 8})
 
 
 @dataclass(frozen=True, slots=True)
 class CheckedImage:
-    """An upload that passed every check: bytes ready for ``vision.api.recognize``."""
+    """An upload that passed every check: bytes ready for ``vision.api.recognize``, and
+    the size of the photo as it is viewed (EXIF orientation applied)."""
 
     data: bytes
     format: str
     width: int
     height: int
-    rotated: bool
+    orientation: int
 
 
 def check_image(data: bytes, *, max_pixels: int) -> CheckedImage:
@@ -43,7 +52,7 @@ def check_image(data: bytes, *, max_pixels: int) -> CheckedImage:
     >>> check_image(b"hello", max_pixels=100)
     Traceback (most recent call last):
     ...
-    scoring.errors.ImageError: the upload is not an image (JPEG, PNG or WebP expected)
+    scoring.errors.ImageError: the upload is not an image (JPEG, PNG, WebP or HEIC expected)
     """
     if not data:
         raise ImageError("the upload is empty", code="empty_image")
@@ -56,7 +65,7 @@ def check_image(data: bytes, *, max_pixels: int) -> CheckedImage:
             if isinstance(exc, Image.DecompressionBombError):
                 raise ImageError(str(exc), code="too_many_pixels") from None
             raise ImageError(
-                "the upload is not an image (JPEG, PNG or WebP expected)", code="not_an_image"
+                "the upload is not an image (JPEG, PNG, WebP or HEIC expected)", code="not_an_image"
             ) from None
         with img:
             return _check_open(img, data, max_pixels)
@@ -66,7 +75,7 @@ def _check_open(img: Image.Image, data: bytes, max_pixels: int) -> CheckedImage:
     fmt = img.format or "?"
     if fmt not in ACCEPTED_FORMATS:
         raise ImageError(
-            f"images of format {fmt!r} are not accepted (JPEG, PNG or WebP expected)",
+            f"images of format {fmt!r} are not accepted (JPEG, PNG, WebP or HEIC expected)",
             code="unsupported_image",
         )
     width, height = img.size
@@ -81,19 +90,19 @@ def _check_open(img: Image.Image, data: bytes, max_pixels: int) -> CheckedImage:
     try:
         # Reading EXIF may walk the whole file (PNG keeps it anywhere), so it is checked too.
         orientation = img.getexif().get(_EXIF_ORIENTATION, 1)
-        if fmt in ("JPEG", "MPO") and orientation in (1, None):
+        if fmt in ("JPEG", "MPO"):
             img.draft("RGB", (max(1, width // 8), max(1, height // 8)))
         img.load()
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageError(
             f"the image data is truncated or corrupt ({exc})", code="truncated_image"
         ) from None
-    if orientation in (1, None):
-        return CheckedImage(data, fmt, width, height, rotated=False)
-    upright = ImageOps.exif_transpose(img)
+    orientation = int(orientation or 1)
+    if fmt != "HEIF":
+        if orientation in _TRANSPOSED:
+            width, height = height, width
+        return CheckedImage(data, fmt, width, height, orientation)
+    upright = ImageOps.exif_transpose(img).convert("RGB")
     out = io.BytesIO()
-    if fmt == "PNG":
-        upright.save(out, "PNG")
-    else:
-        upright.convert("RGB").save(out, "JPEG", quality=95)
-    return CheckedImage(out.getvalue(), fmt, upright.width, upright.height, rotated=True)
+    upright.save(out, "JPEG", quality=92)
+    return CheckedImage(out.getvalue(), fmt, upright.width, upright.height, orientation)

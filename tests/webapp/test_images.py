@@ -20,21 +20,44 @@ def test_accepted_formats_pass_unchanged(fmt: str) -> None:
     checked = check_image(data, max_pixels=40 * MP)
     assert (checked.format, checked.width, checked.height) == (fmt, 320, 200)
     assert checked.data is data
-    assert not checked.rotated
+    assert checked.orientation == 1
 
 
-def test_exif_orientation_is_applied() -> None:
+def _portrait_jpeg() -> bytes:
     img = Image.linear_gradient("L").resize((300, 100)).convert("RGB")
     exif = Image.Exif()
     exif[0x0112] = 6  # "rotate 90 CW to view": the camera held in portrait
     buf = io.BytesIO()
     img.save(buf, "JPEG", exif=exif)
+    return buf.getvalue()
+
+
+def test_exif_orientation_gives_the_upright_size() -> None:
+    data = _portrait_jpeg()
+    checked = check_image(data, max_pixels=40 * MP)
+    assert (checked.width, checked.height, checked.orientation) == (100, 300, 6)
+    assert checked.data is data  # the detector's decoder applies the same orientation
+
+
+def test_the_detector_sees_the_photo_upright() -> None:
+    from vision.image_io import decode_image
+
+    checked = check_image(_portrait_jpeg(), max_pixels=40 * MP)
+    photo = decode_image(checked.data)
+    assert (photo.width, photo.height) == (checked.width, checked.height)
+
+
+def test_heic_is_accepted_and_handed_on_as_upright_jpeg() -> None:
+    img = Image.linear_gradient("L").resize((300, 100)).convert("RGB")
+    exif = Image.Exif()
+    exif[0x0112] = 8
+    buf = io.BytesIO()
+    img.save(buf, "HEIF", exif=exif.tobytes())
     checked = check_image(buf.getvalue(), max_pixels=40 * MP)
-    assert checked.rotated
-    assert (checked.width, checked.height) == (100, 300)
-    with Image.open(io.BytesIO(checked.data)) as upright:
-        assert upright.size == (100, 300)
-        assert upright.getexif().get(0x0112, 1) == 1  # not rotated a second time downstream
+    assert checked.format == "HEIF"
+    with Image.open(io.BytesIO(checked.data)) as out:
+        assert out.format == "JPEG"
+        assert out.size == (100, 300) == (checked.width, checked.height)
 
 
 def test_pixel_cap_is_checked_from_the_header_only() -> None:
