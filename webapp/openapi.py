@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from webapp.ledger.openapi import LEDGER_SCHEMAS, SECURITY_SCHEMES, ledger_paths
+
 SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
 TILE = {"type": "string", "pattern": "^[0-9][mps]$|^[1-7]z$", "examples": ["5m", "0p", "7z"]}
 TILES = {"type": "string", "description": "MPSZ notation", "examples": ["234m406p78s11z"]}
@@ -362,6 +364,9 @@ def openapi_document() -> dict[str, Any]:
             '`{"error": {"code", "message"}}` with a 4xx status.',
             "license": {"name": "AGPL-3.0-or-later"},
         },
-        "paths": paths,
-        "components": {"schemas": SCHEMAS},
+        "paths": paths | ledger_paths(),
+        "components": {
+            "schemas": SCHEMAS | LEDGER_SCHEMAS,
+            "securitySchemes": SECURITY_SCHEMES,
+        },
     }

@@ -258,3 +258,16 @@ def test_export_json_and_log(client: FlaskClient) -> None:
     assert hand[-1] == ["流局", [1500, 1500, -1500, -1500]]
     log = client.get(f"/api/v1/tables/{tid}/export?format=log").get_data(as_text=True)
     assert "E1-0" in log and "+1500" in log
+
+
+def test_every_ledger_route_is_in_the_openapi_document(app: Flask, client: FlaskClient) -> None:
+    doc = client.get("/api/v1/openapi.json").get_json()
+    documented = {(path, method.upper()) for path, ops in doc["paths"].items() for method in ops}
+    routes = {
+        (rule.rule.replace("<int:seq>", "{seq}").replace("<table_id>", "{table_id}"), method)
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/v1/tables")
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+    }
+    assert routes and routes <= documented
+    assert doc["components"]["securitySchemes"]["tableToken"]["scheme"] == "bearer"

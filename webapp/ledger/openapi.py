@@ -46,13 +46,60 @@ LEDGER_SCHEMAS: dict[str, Any] = {
     },
     "LedgerEntry": {
         "type": "object",
-        "description": "One hand's outcome, exactly as one element of the `hands` list of "
-        "`agari game --json` (see README, 'Table ledger'): a win (`ron`/`tsumo`, typed "
-        "han/fu or a scored result), several wins on one discard, an exhaustive draw with "
-        "who was tenpai, an abortive draw, nagashi mangan, a chombo. The game replay "
-        "validates it; an illegal one is refused with 422 and changes nothing.",
-        "required": ["kind"],
-        "properties": {"kind": {"type": "string"}},
+        "description": "One hand's outcome, exactly one element of the `hands` list of "
+        "`agari game --json` (README, 'Table ledger'). Players are starting seats. "
+        "`result`: `win` (`winner`, `from` for a ron, and one of `points` / `deltas` / "
+        "`request`; several ron winners in `wins`), `draw` (`tenpai`, optional `nagashi`, "
+        "`noten_declared`), `abortive` (`kind`), `chombo` (`seat`, `deliberate`); any may "
+        "carry `riichi`, `false_calls`, `stop`, `note`. The game replay validates it: an "
+        "illegal hand is refused with 422 (`illegal_hand`) and changes nothing.",
+        "required": ["result"],
+        "properties": {
+            "result": {"type": "string", "enum": ["win", "draw", "abortive", "chombo"]},
+            "winner": _SEAT,
+            "from": _SEAT,
+            "points": {
+                "oneOf": [
+                    {"type": "integer"},
+                    {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+                ],
+                "description": "ron: what the discarder pays; dealer tsumo: what each pays; "
+                "non-dealer tsumo: [non-dealer pays, dealer pays]; honba added by the table",
+            },
+            "deltas": {"type": "object", "description": "a win's payments by player"},
+            "request": _ref("ScoreRequest"),
+            "wins": {"type": "array", "items": {"type": "object"}},
+            "tenpai": {"type": "array", "items": _SEAT},
+            "nagashi": {"type": "array", "items": _SEAT},
+            "noten_declared": {"type": "array", "items": _SEAT},
+            "kind": {
+                "type": "string",
+                "enum": ["four_winds", "nine_terminals", "four_kans", "four_riichi", "triple_ron"],
+            },
+            "seat": _SEAT,
+            "deliberate": {"type": "boolean"},
+            "riichi": {"type": "array", "items": _SEAT},
+            "false_calls": {"type": "array", "items": _SEAT},
+            "stop": {"type": "boolean"},
+            "note": {"type": "string"},
+        },
+    },
+    "LedgerWin": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "A win from a result page: its score request(s) in the seat winds of "
+        "the hand being played; the table finds the players from its current dealer and "
+        "fills in its own ruleset, round wind, honba and sticks.",
+        "properties": {
+            "request": _ref("ScoreRequest"),
+            "requests": {"type": "array", "items": _ref("ScoreRequest")},
+            "riichi": {
+                "type": "array",
+                "items": _SEAT,
+                "description": "seat winds of the other players who declared riichi",
+            },
+            "note": {"type": "string"},
+        },
     },
     "LedgerTable": {
         "type": "object",
@@ -144,9 +191,28 @@ def ledger_paths() -> dict[str, Any]:
                     "401": _err("no token"),
                     "403": _err("wrong token"),
                     "404": _err("no such table"),
-                    "409": _err("the game is over"),
                     "412": _err("the table changed since If-Match"),
                     "422": _err("the game replay refuses this hand"),
+                },
+            }
+        },
+        "/api/v1/tables/{table_id}/wins": {
+            "post": {
+                "summary": "Record this win at the table, from a result page's score request. "
+                + _AUTH,
+                "parameters": [_TABLE_ID],
+                "security": [{"tableToken": []}],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _ref("LedgerWin")}},
+                },
+                "responses": {
+                    "201": {"description": "recorded; the table after it", **_TABLE_OK},
+                    "400": _err("malformed request or seat"),
+                    "401": _err("no token"),
+                    "403": _err("wrong token"),
+                    "412": _err("the table changed meanwhile"),
+                    "422": _err("the hand does not score, or the game replay refuses it"),
                 },
             }
         },
