@@ -120,7 +120,11 @@ class GameRules:
 
     @property
     def oka(self) -> int:
-        """Points the first place collects from the difference of start and return points."""
+        """Points the first place collects from the difference of start and return points.
+
+        >>> load_ruleset("m-league").game.oka
+        20000
+        """
         return 4 * (self.return_points - self.start_points)
 
 
