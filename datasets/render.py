@@ -226,6 +226,14 @@ class Renderer:
                 base = look.style.body if name == "front" else look.back_colour
                 _poly(img, quad, tuple(float(c) * shade * 0.92 for c in base))
                 _warp_rgba(img, tex, quad, shade)
+                # the rounded edge of the body reads as a thin darker rim around the face
+                edge = float(np.linalg.norm(quad[1] - quad[0]))
+                if edge > 12:
+                    rim = tuple(float(c) * shade * 0.72 for c in base)
+                    p = np.round(quad * _ONE).astype(np.int32)
+                    cv2.polylines(
+                        img, [p], True, rim, max(1, round(edge / 70)), cv2.LINE_AA, _SHIFT
+                    )
                 tid = len(self.shots) + 1
                 _poly(self.ids, quad, tid)
                 self.shots.append(
@@ -275,6 +283,17 @@ class Renderer:
         inner = (top - c.centre - [0, 0, c.height]) * 0.85 + c.centre + [0, 0, c.height]
         qi, _ = self.cam.project(inner)
         _poly(img, qi, tuple(float(v) for v in c.inner))
+
+    def depth_of_field(self, img: np.ndarray, focus: np.ndarray, strength: float) -> None:
+        """Blur what lies far from the focused depth (tiles share the table's depth there)."""
+        rz = self.cam.ray_z()
+        depth = np.where(rz < -1e-3, -self.cam.C[2] / np.minimum(rz, -1e-3), 1e6)
+        fz = float(self.cam.to_cam(focus[None])[0, 2])
+        amount = np.abs(1.0 / depth - 1.0 / fz) * fz  # 0 at the focus, ~1 far behind it
+        w = np.clip(amount * strength, 0, 1).astype(np.float32)[:, :, None]
+        sigma = max(1.0, 3.5 * max(self.cam.width, self.cam.height) / 1280)
+        blurred = cv2.GaussianBlur(img, (0, 0), sigma)
+        img[:] = (img * (1 - w) + blurred * w).astype(np.uint8)
 
     # --- labels ---------------------------------------------------------------------------
     def measure(self) -> None:

@@ -97,7 +97,8 @@ def sample_camera(
         az = 180 + float(rng.normal(0, 12))
     else:
         az = float(rng.choice([-1, 1]) * rng.uniform(35, 80))
-    el = float(rng.uniform(22, 55) if scene.upright_hand else rng.uniform(20, 88))
+    # from steep to grazing, most photos between 40 and 80 degrees
+    el = float(rng.uniform(22, 55) if scene.upright_hand else 20 + 68 * rng.beta(1.8, 1.3))
     p = rng.random()
     if p < 0.68:
         roll = float(rng.normal(0, 5))
@@ -116,7 +117,7 @@ def sample_camera(
         [_corners(b) for b in scene.blocks if b.role in (*HAND_ROLES, "dora", "ura")]
     )
     target = pts.mean(0) + rng.normal(0, 10, 3) * [1, 1, 0]
-    fill = float(rng.uniform(0.55, 0.97))
+    fill = float(rng.uniform(0.65, 0.97) if view != "player" else rng.uniform(0.78, 0.98))
     dist = 700.0
     for _ in range(5):
         cam = Camera.look_at(
@@ -152,7 +153,8 @@ def sample_camera(
     for axis, span in ((0, width), (1, height)):
         lo = margin - uv[:, axis].min()
         hi = span - margin - uv[:, axis].max()
-        shift.append(float(rng.uniform(lo, hi)) if hi > lo else (lo + hi) / 2)
+        # mostly near the middle, as people aim, sometimes off to a side
+        shift.append(lo + (hi - lo) * float(rng.beta(2.5, 2.5)) if hi > lo else (lo + hi) / 2)
     cam = Camera(cam.R, cam.C, cam.fx, cam.cx + shift[0], cam.cy + shift[1], width, height)
     info = {
         "view": view,
@@ -202,6 +204,9 @@ def render_sample(
     img = r.table(scene)
     r.shadows(img, scene, float(rng.uniform(0.25, 0.6)))
     r.draw(img, scene)
+    if rng.random() < 0.4:
+        focus = np.mean([b.t for b in scene.blocks if b.role in HAND_ROLES], axis=0)
+        r.depth_of_field(img, focus, float(rng.uniform(1.0, 4.0)))
     if rng.random() < 0.15:
         effects.hand_and_sleeve(img, r.ids, rng)
     r.measure()
