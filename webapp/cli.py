@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from scoring.errors import AgariError, RequestError
+from webapp.ledger import cli as ledger_cli
 
 EXIT_OK = 0
 EXIT_USER_ERROR = 2
@@ -240,6 +241,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         batch=args.batch,
         threads=args.threads,
         resume=args.resume,
+        hours=args.hours,
     )
     print(f"run finished: {run}  (export: agari train --export {run}/weights/best.pt)")
     return EXIT_OK
@@ -271,7 +273,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_table(args: argparse.Namespace) -> int:
-    return not_yet("agari table", "Table ledger: keep a whole game's score")
+    from webapp.ledger.cli import run
+
+    return run(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -323,6 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--init", default="peer", help="peer (mahjong-detector), scratch or a .pt")
     p.add_argument("--synth", action="append", default=[], help="synthetic set under ../data")
     p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--hours", type=float, help="train for this long (fits epochs to it)")
     p.add_argument("--imgsz", type=int, default=512)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
@@ -340,7 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--val", type=float, default=0.0, help="val share (-1: all val)")
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("table", help="table ledger: export a game")
+    p = sub.add_parser("table", help="table ledger: create, list, show, export a game")
+    ledger_cli.add_arguments(p)
     p.set_defaults(func=cmd_table)
     return parser
 

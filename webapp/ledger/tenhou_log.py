@@ -82,7 +82,7 @@ def tenhou_log(table: TableRecord, board: dict[str, Any]) -> dict[str, Any]:
     final = {row["seat"]: row for row in board.get("standings") or []}
     for s in SEATS:
         sc += [
-            board["scores"][s] / 100 if board.get("scores") else 0,
+            board["scores"][s] // 100,  # Tenhou writes scores in hundreds
             final.get(s, {}).get("result"),
         ]
     return {

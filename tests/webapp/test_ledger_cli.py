@@ -1,0 +1,89 @@
+"""``agari table``: create, list, show and export, against a SQLite file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from webapp.cli import main
+from webapp.ledger import repository as repo
+from webapp.ledger.db import LedgerStore
+from webapp.ledger.state import check_replays
+
+HANDS = [
+    # m-league, hand by hand (as in test_ledger_games): E riichi ron off S 12000;
+    # S and W tenpai after W's riichi; N tsumo 1000/2000 with two honba and W's stick.
+    {"result": "win", "winner": "E", "from": "S", "points": 12000, "riichi": ["E"]},
+    {"result": "draw", "tenpai": ["S", "W"], "riichi": ["W"]},
+    {"result": "win", "winner": "N", "points": [1000, 2000]},
+]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+
+
+def _create(db: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    status = main(
+        ["table", "--database", db, "create", "--ruleset", "m-league",
+         "--players", "Ayumi,Bao,Chloé,Dmitri", "--title", "Final", "--json"]
+    )  # fmt: skip
+    assert status == 0
+    out = json.loads(capsys.readouterr().out)
+    return out["id"], out["token"]
+
+
+def test_create_show_export(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tid, token = _create(db, capsys)
+    store = LedgerStore(db)
+    for hand in HANDS:
+        repo.append_entry(store, tid, token, hand, check=check_replays)
+    store.dispose()
+
+    assert main(["table", "--database", db, "list"]) == 0
+    assert f"{tid}    3 hands  Final" in capsys.readouterr().out
+
+    assert main(["table", "--database", db, "show", tid]) == 0
+    shown = capsys.readouterr().out
+    assert "East 3, honba 0, sticks 0" in shown
+    assert "W Chloé                  24300 dealer" in shown
+
+    out = tmp_path / "game.json"
+    assert main(["table", "--database", db, "export", tid, "-o", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["format"] == "agari-table/1" and "token" not in doc
+    assert [e["entry"] for e in doc["entries"]] == HANDS
+    assert doc["scoreboard"]["scores"] == {"E": 34300, "S": 12300, "W": 24300, "N": 29100}
+
+    assert main(["table", "--database", db, "export", tid, "--format", "log"]) == 0
+    log = capsys.readouterr().out.splitlines()
+    assert log[0] == "# Final · m-league · Ayumi / Bao / Chloé / Dmitri"
+    assert log[3].split()[:2] == ["3", "E2-2"]
+    assert log[3].split("|")[1].split() == ["34300", "12300", "24300", "29100"]
+
+    assert main(["table", "--database", db, "export", tid, "--format", "tenhou"]) == 0
+    tenhou = json.loads(capsys.readouterr().out)
+    assert tenhou["name"] == ["Ayumi", "Bao", "Chloé", "Dmitri"]
+    # Hand 3: East 2 (index 1), two honba, one stick at its start; N tsumo from N.
+    third = tenhou["log"][2]
+    assert third[0] == [1, 2, 1]
+    assert third[1] == [35500, 14500, 25500, 23500]
+    assert third[-1] == ["和了", [-1200, -2200, -1200, 5600], [3, 3, 3, "1000-2000点"]]
+    assert tenhou["log"][1][-1] == ["流局", [-1500, 1500, 500, -1500]]
+    assert tenhou["sc"][0::2] == [343, 123, 243, 291]
+
+
+def test_errors_are_reported_with_a_code(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table", "--database", db, "show", "nope"]) == 2
+    assert "table_not_found" in capsys.readouterr().err
+    assert main(["table", "--database", db, "create", "--ruleset", "m-league",
+                 "--players", "a,b,c"]) == 2  # fmt: skip
+    assert "bad_players" in capsys.readouterr().err
+    assert main(["table", "--database", db, "create", "--ruleset", "nope",
+                 "--players", "a,b,c,d"]) == 2  # fmt: skip
+    assert "unknown_ruleset" in capsys.readouterr().err
+    assert main(["table", "--database", db, "list"]) == 0
+    assert capsys.readouterr().out == ""
