@@ -567,3 +567,15 @@ def test_ema_nagashi_voids_noten_riichi_chombo() -> None:
     game = play("ema", [hand])
     assert game["hands"][0]["scores"]["S"] == 39000  # 8000 + W's stick
     assert "chombo" in illegal("tenhou", [hand])  # there, nagashi is a draw: still a chombo
+
+
+def test_wrc_head_bump_and_below_zero_plays_on() -> None:
+    # [WRC15a] §5.7.6: one winner per discard; [WRC15b] §6.1: below zero the game goes on.
+    two = {
+        "result": "win",
+        "from": "E",
+        "wins": [{"winner": "S", "points": 1000}, {"winner": "W", "points": 1000}],
+    }
+    assert "head bump" in illegal("wrc", [two])
+    game = play("wrc", [ron("N", "W", 32000)])  # W 30000 - 32000 = -2000
+    assert scores(game)[2] == -2000 and game["ended"] == "unfinished"
