@@ -241,7 +241,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         batch=args.batch,
         threads=args.threads,
         resume=args.resume,
-        hours=args.hours,
     )
     print(f"run finished: {run}  (export: agari train --export {run}/weights/best.pt)")
     return EXIT_OK
@@ -327,7 +326,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--init", default="peer", help="peer (mahjong-detector), scratch or a .pt")
     p.add_argument("--synth", action="append", default=[], help="synthetic set under ../data")
     p.add_argument("--epochs", type=int, default=20)
-    p.add_argument("--hours", type=float, help="train for this long (fits epochs to it)")
     p.add_argument("--imgsz", type=int, default=512)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
