@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
@@ -241,6 +242,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         batch=args.batch,
         threads=args.threads,
         resume=args.resume,
+        hours=args.hours,
     )
     print(f"run finished: {run}  (export: agari train --export {run}/weights/best.pt)")
     return EXIT_OK
@@ -326,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--init", default="peer", help="peer (mahjong-detector), scratch or a .pt")
     p.add_argument("--synth", action="append", default=[], help="synthetic set under ../data")
     p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--hours", type=float, help="train for this long (fits epochs to it)")
     p.add_argument("--imgsz", type=int, default=512)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
@@ -362,6 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `agari rules diff a b | head`: the reader left; stop quietly, as Unix tools do.
+        # Point stdout at /dev/null so the interpreter's final flush does not complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover
