@@ -212,19 +212,34 @@ WSOM = [
     Step(draw("W"), (50, 95, -95, -50), "E4-0"),
     # E4: a false win by N: recorded, the hand is replayed.
     Step({"result": "chombo", "seat": "N"}, (50, 95, -95, -50), "E4-0"),
-    # E4: W wins on E's discard, V=10: E pays 3V = 30.
-    Step(zj((-30, 0, 30, 0), frm="E"), (20, 95, -65, -50), "S1-0"),
+    # E4 (dealer N): the result page's Zung Jung hand for W on E's discard, seat winds of
+    # this hand (W is North, E is South): All Sequences 5 + Concealed 5 = V 10 <= 25, so
+    # each of the three others pays 10 (formal payoff, WSOM.md section 3).
+    Step(
+        {
+            "request": {
+                "closed": "123m456m789p234s5s",
+                "win_tile": "5s",
+                "win": "ron",
+                "seat_wind": "N",
+                "discarder": "S",
+            }
+        },
+        (40, 85, -65, -60),
+        "S1-0",
+        via_score_request=True,
+    ),
     # S1: N self-draws V=30.
-    Step(zj((-30, -30, -30, 90)), (-10, 65, -95, 40), "S2-0"),
+    Step(zj((-30, -30, -30, 90)), (10, 55, -95, 30), "S2-0"),
     # S2: a draw.
-    Step(draw(), (-10, 65, -95, 40), "S3-0"),
+    Step(draw(), (10, 55, -95, 30), "S3-0"),
     # S3: E wins on S's discard, V=60: S pays 130, W and N 25.
-    Step(zj((180, -130, -25, -25), frm="S"), (170, -65, -120, 15), "S4-0"),
+    Step(zj((180, -130, -25, -25), frm="S"), (190, -75, -120, 5), "S4-0"),
     # S4: S self-draws V=20; eight hands played, game over.
-    Step(zj((-20, 60, -20, -20)), (150, -5, -140, -5), None),
+    Step(zj((-20, 60, -20, -20)), (170, -15, -140, -15), None),
 ]
 # Ranked by points (start 0, no uma, 1 point = 1); S and N tie: S is nearer the dealer.
-WSOM_STANDINGS = [("E", 1, 150), ("S", 2, -5), ("N", 3, -5), ("W", 4, -140)]
+WSOM_STANDINGS = [("E", 1, 170), ("S", 2, -15), ("N", 3, -15), ("W", 4, -140)]
 
 GAMES = {
     "m-league": (M_LEAGUE, M_LEAGUE_STANDINGS),
