@@ -74,3 +74,35 @@ def write_data_yaml(
     root.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def read_data_yaml_names(path: Path) -> list[str]:
+    """The class names of a ``data.yaml`` (``names:`` as an indexed mapping or a list).
+
+    Only the subset of YAML that dataset exporters write is read, so no YAML library is needed.
+    """
+    names: dict[int, str] = {}
+    in_names = False
+    for raw in Path(path).read_text().splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        if line.startswith("names:"):
+            rest = line[len("names:") :].strip()
+            if rest.startswith("["):
+                items = [x.strip().strip("'\"") for x in rest.strip("[]").split(",") if x.strip()]
+                return items
+            in_names = True
+            continue
+        if in_names and line.startswith((" ", "\t", "-")):
+            item = line.strip()
+            if item.startswith("-"):
+                names[len(names)] = item[1:].strip().strip("'\"")
+            else:
+                key, _, value = item.partition(":")
+                names[int(key)] = value.strip().strip("'\"")
+        elif in_names:
+            in_names = False
+    if not names or sorted(names) != list(range(len(names))):
+        raise RequestError(f"{str(path)!r} has no usable 'names:' list", code="bad_dataset")
+    return [names[i] for i in range(len(names))]
