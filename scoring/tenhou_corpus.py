@@ -69,7 +69,7 @@ TENHOU_YAKU: tuple[str, ...] = (
     "chuuren_poutou",
     "junsei_chuuren_poutou",
     "kokushi",
-    "kokushi_13",
+    "kokushi_13_wait",
     "daisuushii",
     "shousuushii",
     "suukantsu",

@@ -1,6 +1,6 @@
 """Yaku: a registry of small pure tests (``registry``) and every yaku (``definitions``).
 
->>> "kokushi_13" in YAKU_IDS and "seat_wind_east" in YAKU_IDS
+>>> "kokushi_13_wait" in YAKU_IDS and "seat_wind_east" in YAKU_IDS
 True
 """
 

@@ -230,7 +230,7 @@ def kokushi(r: R, c: C, rs: RS) -> bool:
 
 
 @yaku(
-    "kokushi_13",
+    "kokushi_13_wait",
     yakuman=True,
     double=True,
     supersedes=("kokushi",),
