@@ -133,7 +133,7 @@
     state.hand = H;
     state.tileWarnings = {};
     renderPhoto(rec, photoUrl);
-    renderWarnings(rec.warnings || []);
+    renderWarnings(rec);
     renderCandidates(rec);
     renderHand();
     scheduleScore();
@@ -153,8 +153,10 @@
       const [x1, y1, x2, y2] = d.box;
       const conf = Math.round((d.confidence || 0) * 100);
       const note = warned[i] ? "\n⚠ " + warned[i].join("\n⚠ ") : "";
-      const box = h("div", {class: "box" + (d.confidence < 0.6 ? " low" : "") + (warned[i] ? " warn" : ""), title: d.tile + " " + conf + "%" + note, "data-tile": d.tile},
-        h("span", {class: "box-label", text: d.tile + " " + conf + "%"}));
+      const box = h("div", {class: "box" + (d.confidence < 0.6 ? " low" : "") + (warned[i] ? " warn" : "") + (d.tile === "x" ? " down" : ""),
+        title: d.tile + " " + conf + "%" + note, "data-tile": d.tile, "data-detection": i,
+        onclick: () => { const where = (state.detectionPlace || {})[i]; if (where) { select(where); $("#palette").scrollIntoView({block: "nearest"}); } }},
+        d.tile === "x" ? null : h("span", {class: "box-label", text: d.tile + " " + conf + "%"}));
       box.style.left = (100 * x1 / W) + "%";
       box.style.top = (100 * y1 / H) + "%";
       box.style.width = (100 * (x2 - x1) / W) + "%";
@@ -169,35 +171,60 @@
     return (I18N.warnings && I18N.warnings[w.code]) ? I18N.warnings[w.code] + (w.message ? " — " + w.message : "") : (w.message || w.code);
   }
 
-  // A warning names its tile by `tile` (and maybe `index`) in some form; attach it to the
-  // first hand tile that matches, else show it above the hand.
-  function renderWarnings(warnings) {
-    const list = $("#hand-warnings");
-    list.replaceChildren();
-    for (const w of warnings) {
-      const tile = w && (w.tile || (w.tiles && w.tiles[0]));
-      const where = tile ? findTile(String(tile).replace("'", "")) : null;
-      if (where) {
-        const key = where.zone + ":" + (where.meld !== undefined ? where.meld + ":" : "") + where.index;
-        (state.tileWarnings[key] = state.tileWarnings[key] || []).push(warningText(w));
-      } else {
-        list.append(h("li", {class: "warning", text: "⚠ " + warningText(w)}));
-      }
-    }
+  function warningShort(w) {
+    if (typeof w === "string") return w;
+    return (I18N.warnings && I18N.warnings[w.code]) || w.message || w.code;
   }
 
-  function findTile(tile) {
+  // A warning names its tile by `tile` (and maybe `index`) in some form; attach it to the
+  // first hand tile that matches, else show it above the hand.
+  // Which hand tile each detection became, from the grouping's `layout` (detection
+  // indices per part of the hand); tiles are matched by name within each part.
+  function layoutMap(rec) {
+    const map = {};
+    const L = rec.layout;
+    if (!L) return map;
+    const dets = rec.detections || [];
     const H = state.hand;
-    let i = H.closed.indexOf(tile);
-    if (i >= 0) return {zone: "closed", index: i};
-    if (H.win === tile) return {zone: "win", index: 0};
-    for (let m = 0; m < H.melds.length; m++) {
-      i = H.melds[m].tiles.indexOf(tile);
-      if (i >= 0) return {zone: "meld", meld: m, index: i};
+    const name = (i) => (dets[i] ? String(dets[i].tile).replace("'", "") : null);
+    const place = (indices, list, where) => {
+      const used = new Set();
+      for (const i of indices || []) {
+        const k = list.findIndex((t, j) => !used.has(j) && t === name(i));
+        if (k >= 0) { used.add(k); map[i] = where(k); }
+      }
+    };
+    place(L.concealed, H.closed, (k) => ({zone: "closed", index: k}));
+    if (L.win !== undefined && L.win !== null) map[L.win] = {zone: "win", index: 0};
+    (L.melds || []).forEach((ids, m) => place(ids, H.melds[m] ? H.melds[m].tiles : [], (k) => ({zone: "meld", meld: m, index: k})));
+    place(L.dora_indicators, H.dora, (k) => ({zone: "dora", index: k}));
+    place(L.ura_indicators, H.ura, (k) => ({zone: "ura", index: k}));
+    return map;
+  }
+
+  function selKey(sel) {
+    return sel.zone + ":" + (sel.meld !== undefined ? sel.meld + ":" : "") + sel.index;
+  }
+
+  // Each warning goes next to the tiles it names (a short phrase; the full sentence in the
+  // tooltip and in the list), or above the hand when it concerns no tile of the hand.
+  function renderWarnings(rec) {
+    const map = layoutMap(rec);
+    state.detectionPlace = map;
+    const list = $("#hand-warnings");
+    list.replaceChildren();
+    for (const w of rec.warnings || []) {
+      const places = ((w && w.detections) || []).map((i) => map[i]).filter(Boolean);
+      if (!places.length && w && w.tile) {
+        const where = findTile(String(w.tile).replace("'", ""));
+        if (where) places.push(where);
+      }
+      for (const where of places) {
+        (state.tileWarnings[selKey(where)] = state.tileWarnings[selKey(where)] || []).push(w);
+      }
+      list.append(h("li", {class: "warning" + (places.length ? " placed" : ""), "data-code": (w && w.code) || "",
+        text: "⚠ " + warningText(w)}));
     }
-    i = H.dora.indexOf(tile);
-    if (i >= 0) return {zone: "dora", index: i};
-    return null;
   }
 
   // Uncertain tiles: the grouping step scores the hand under each candidate class
@@ -244,15 +271,15 @@
 
   // ---------------------------------------------------------------- hand editor
   function tileButton(code, sel, opts) {
-    const key = sel.zone + ":" + (sel.meld !== undefined ? sel.meld + ":" : "") + sel.index;
     const isSel = state.selected && sameSel(state.selected, sel);
-    const warn = state.tileWarnings[key];
+    const warn = state.tileWarnings[selKey(sel)];
     const btn = h("button", {type: "button", class: "tile" + (isSel ? " selected" : "") + (warn ? " warn" : ""),
       "data-tile": code, "data-zone": sel.zone, "data-index": sel.index, "aria-pressed": isSel ? "true" : "false",
-      "aria-label": code, title: warn ? warn.join("\n") : code, onclick: () => select(sel)},
+      "aria-label": code, title: warn ? warn.map(warningText).join("\n") : code, onclick: () => select(sel)},
       T.svg(code, opts));
     if (!warn) return btn;
-    return h("span", {class: "tile-wrap"}, btn, h("span", {class: "tile-warning", text: "⚠ " + warn.join("; ")}));
+    const short = [...new Set(warn.map(warningShort))].join("; ");
+    return h("span", {class: "tile-wrap"}, btn, h("span", {class: "tile-warning", text: "⚠ " + short}));
   }
 
   function addButton(sel, label) {
@@ -330,8 +357,7 @@
   }
 
   function dropTileWarning(sel) {
-    const key = sel.zone + ":" + (sel.meld !== undefined ? sel.meld + ":" : "") + sel.index;
-    delete state.tileWarnings[key];
+    delete state.tileWarnings[selKey(sel)];
   }
 
   function removeAt(sel) {
@@ -355,7 +381,10 @@
     } else {
       state.selected = null;
     }
-    if (sel.zone === "closed") H.closed.sort((a, b) => T.sortKey(a) - T.sortKey(b));
+    if (sel.zone === "closed" && sel.index === null) {
+      H.closed.sort((a, b) => T.sortKey(a) - T.sortKey(b));
+      for (const k of Object.keys(state.tileWarnings)) if (k.startsWith("closed:")) delete state.tileWarnings[k];
+    }
     renderHand();
     scheduleScore();
   }
@@ -499,8 +528,17 @@
     return head + t("phrase_tsumo", {child: child, dealer: dealer});
   }
 
+  function renderMini(data) {
+    const mini = $("#score-mini");
+    mini.hidden = false;
+    mini.classList.toggle("bad", !!data.error);
+    mini.textContent = data.error ? "⚠ " + errorText(data.error)
+      : data.points + " " + t("points_short") + " · " + (data.yakuman ? t("yakuman_n", {n: data.yakuman}) : t("han_fu", {han: data.han, fu: data.fu}));
+  }
+
   function renderScore(data, req) {
     const body = $("#score-body");
+    renderMini(data);
     if (data.error) {
       fill(body, h("p", {class: "score-error", "data-code": data.error.code, text: "⚠ " + errorText(data.error)}),
         data.error.message && errorText(data.error) !== data.error.message ? h("p", {class: "small muted", text: data.error.message}) : null);
