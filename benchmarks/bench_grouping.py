@@ -24,7 +24,7 @@ import json
 import platform
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -111,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     n = exact = skipped = 0
     wrong_damaged = silent = 0
     codes: Counter[str] = Counter()
+    per_view: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     silent_examples: list[str] = []
     failures: list[str] = []
     t0 = time.perf_counter()
@@ -125,8 +126,11 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         result = group_detections(dets, width=truth["width"], height=truth["height"])
         grouping_time += time.perf_counter() - t
+        view = truth.get("camera", {}).get("view", "?")
+        per_view[view][1] += 1
         if same_hand(result.hand(), want):
             exact += 1
+            per_view[view][0] += 1
         elif len(failures) < args.show:
             failures.append(
                 f"{name}: want {want}\n   got {result.hand()}\n   warnings "
@@ -145,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# bench_grouping  {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  {platform.node()}")
     print(f"scenes: {n} with the whole hand labelled ({skipped} skipped), seed {args.seed}")
     print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
+    views = ", ".join(f"{v} {a}/{b}" for v, (a, b) in sorted(per_view.items()))
+    print(f"  by camera view: {views}")
     print(
         f"damaged boxes: {wrong_damaged} wrong hands, {silent} without a warning "
         f"({100 * (wrong_damaged - silent) / max(wrong_damaged, 1):.1f}% warned)"

@@ -76,6 +76,9 @@ SIDEWAYS_FACTOR = 1.33
 SIDEWAYS_LIMITS = (1.2, 1.5)
 #: A sideways tile's length along the row, in upright widths (tiles are about 26 x 35 mm).
 SIDEWAYS_LENGTH = 1.34
+#: The face's across extent changes by more than this factor where standing tiles meet
+#: flat ones (a sideways tile is only ~0.75 of an upright one).
+STANDING_STEP = 1.55
 #: A sideways tile's depth in the photo, in upright depths (0.75 for the face; the tile's
 #: side seen in oblique photos adds to both).
 SIDEWAYS_DEPTH = 0.8
@@ -91,8 +94,8 @@ HAND_SIZE = (13, 18)
 #: Indicator bands: at most this many face-up tiles; the first this close to the hand's
 #: line, the second this close to the first (in upright tile heights).
 MAX_INDICATORS = 5
-INDICATOR_REACH = 3.4
-URA_REACH = 1.7
+INDICATOR_REACH = 4.0
+URA_REACH = 3.2
 
 #: Rows read as the possible hand (the most hand-like by size and tile count).
 HAND_ROW_TRIES = 4
@@ -393,6 +396,7 @@ class RowGeometry:
     sideways: np.ndarray
     doubtful_sideways: tuple[int, ...]
     unit: float  # an upright tile's width along the row
+    units: np.ndarray  # the same, locally (perspective makes far tiles smaller)
     height: float  # an upright tile's extent across the row
     direction: tuple[float, float]
     origin: tuple[float, float]
@@ -412,9 +416,15 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
     direction = (float(d[0]), float(d[1]))
     along, across = unrotate(xyxy, direction)
     conditioned = is_well_conditioned(direction)
-    rel = np.exp(_relative_log_ratio(np.log(along / across), pos))
-    threshold = _sideways_threshold(np.log(rel))
-    judged, margin = _judge_sideways(xyxy, pos, direction, rel > threshold)
+    judged = np.zeros(len(pos), dtype=bool)
+    margin = np.zeros(len(pos))
+    for part in _sections(across):
+        if len(part) >= 3:
+            rel_part = _relative_log_ratio(np.log(along / across)[part], pos[part])
+            initial = rel_part > math.log(_sideways_threshold(rel_part))
+            judged[part], margin[part] = _judge_sideways(xyxy[part], pos[part], direction, initial)
+        else:
+            margin[part] = -1.0  # two tiles apart from the rest: a flat winning tile or so
     given = [dets[i].sideways for i in members]
     sideways = np.array(
         [
@@ -447,11 +457,33 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
         sideways=sideways,
         doubtful_sideways=doubtful,
         unit=unit,
+        units=_local_pitch(pos, sideways)
+        if _pitch(pos, sideways) is not None
+        else np.full(len(pos), unit),
         height=height,
         direction=direction,
         origin=(float(origin[0]), float(origin[1])),
         conditioned=conditioned,
     )
+
+
+def _sections(across: np.ndarray) -> list[np.ndarray]:
+    """The row cut where tiles change from standing to lying (automatic tables: the
+    concealed tiles stand, the winning tile and melds lie flat): the across extent of the
+    face steps there by far more than between upright and sideways tiles."""
+    n = len(across)
+    whole = [np.arange(n)]
+    if n < 6:
+        return whole
+    la = np.log(across)
+    best_k, best = 0, 0.0
+    for k in range(2, n - 1):
+        diff = abs(float(np.median(la[:k]) - np.median(la[k:])))
+        if diff > best:
+            best_k, best = k, diff
+    if best < math.log(STANDING_STEP):
+        return whole
+    return [np.arange(best_k), np.arange(best_k, n)]
 
 
 def _judge_sideways(
@@ -604,11 +636,11 @@ def _gaps(geo: RowGeometry, order: Sequence[int]) -> list[float]:
     Extents are the row's typical ones, not each box's own, so that a jittered or
     perspective-widened box does not open or close a gap.
     """
-    ext = np.where(geo.sideways, geo.unit * SIDEWAYS_LENGTH, geo.unit)
+    ext = np.where(geo.sideways, geo.units * SIDEWAYS_LENGTH, geo.units)
     out = [0.0]
     for a, b in itertools.pairwise(order):
         dist = abs(float(geo.positions[b] - geo.positions[a]))
-        out.append((dist - (ext[a] + ext[b]) / 2) / geo.unit)
+        out.append((dist - (ext[a] + ext[b]) / 2) / ((geo.units[a] + geo.units[b]) / 2))
     return out
 
 
@@ -900,7 +932,7 @@ def _runs_above(
         return k
 
     for a, b in itertools.combinations(near, 2):
-        if abs(height[a] - height[b]) < 0.3 and abs(along[a] - along[b]) < 1.5:
+        if abs(height[a] - height[b]) < 0.3 and abs(along[a] - along[b]) < 1.25:
             parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
     for k in near:
@@ -949,7 +981,9 @@ def _indicator_bands(
     candidates = [r for r in runs if r.face_up and r.height <= INDICATOR_REACH]
     if not candidates or is_river(candidates[0]):
         return [], []
-    dora = candidates[0]
+    # Of runs side by side at the nearest height, the dora are the left one.
+    level = [r for r in candidates if abs(r.height - candidates[0].height) < 0.3]
+    dora = min(level, key=lambda r: r.start)
     if dora.end - dora.start > 1.6 * (len(dora.dets) - 1) + 0.01:
         warnings.append(
             GroupingWarning(
@@ -1039,10 +1073,25 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
                 members.extend(other.members)
                 changed = True
                 break
-    return _unstack(members, centres, sizes)
+    # Single face-up tiles on the line near its ends, taken by a crossing line first (a
+    # wall running away from the camera can claim the hand's last tile).
+    origin, d = fit_line(centres[members])
+    normal = np.array([-d[1], d[0]])
+    pos = (centres[members] - origin) @ d
+    pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
+    taken = set(members)
+    for i in range(len(dets)):
+        if i in taken or dets[i].face_down:
+            continue
+        rel = centres[i] - origin
+        if abs(rel @ normal) < 0.3 * size and pos.min() - 3 * pitch < rel @ d < pos.max() + (
+            3 * pitch
+        ):
+            members.append(i)
+    return _unstack(members, centres)
 
 
-def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list[int]:
+def _unstack(members: list[int], centres: np.ndarray) -> list[int]:
     """Drop members lying over another member (a kakan's added tile can fall within the
     line's tolerance): of two centres closer along the line than half a tile, the one
     further off the line goes (it is then attached as a stacked tile)."""
@@ -1051,11 +1100,9 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
         rel = centres[members] - origin
         pos, off = rel @ d, np.abs(rel @ np.array([-d[1], d[0]]))
         order = np.argsort(pos, kind="stable")
-        close = [
-            (a, b)
-            for a, b in itertools.pairwise(order)
-            if pos[b] - pos[a] < 0.45 * float(np.median(sizes[members]))
-        ]
+        steps = np.diff(pos[order])
+        pitch = float(np.median(steps))
+        close = [(a, b) for a, b in itertools.pairwise(order) if pos[b] - pos[a] < 0.45 * pitch]
         if not close:
             break
         a, b = close[0]
@@ -1078,14 +1125,15 @@ def _attach_stacks(
     used: set[int] = set()
     for k in np.nonzero(geo.sideways)[0]:
         dist_along = np.abs(along - geo.positions[k]) / geo.unit
-        dist_across = (off - geo.offsets[k]) / geo.height
+        # The added tile lies one sideways tile's depth beyond the one it is stacked on.
+        dist_across = (off - geo.offsets[k]) / max(float(geo.across[k]), 1e-6)
         ok = [
             j
             for j in range(len(others))
-            if j not in used and dist_along[j] < 0.6 and 0.4 < abs(dist_across[j]) < 1.3
+            if j not in used and dist_along[j] < 0.6 and 0.5 < abs(dist_across[j]) < 1.7
         ]
         if ok:
-            j = min(ok, key=lambda j: abs(abs(dist_across[j]) - 0.75) + dist_along[j])
+            j = min(ok, key=lambda j: abs(abs(dist_across[j]) - 1.0) + dist_along[j])
             used.add(j)
             out[int(k)] = (others[j], float(np.sign(dist_across[j])))
     return out
