@@ -268,6 +268,18 @@ def test_recognize_needs_the_photo_field(client: FlaskClient) -> None:
     assert _error(resp)["code"] == "missing_photo"
 
 
+def test_recognize_photo_sent_as_text_is_refused(client: FlaskClient) -> None:
+    resp = client.post("/api/v1/recognize", data={"photo": "not a file"})
+    assert resp.status_code == 400
+    assert _error(resp)["code"] == "missing_photo"
+
+
+def test_recognize_json_body_is_refused(client: FlaskClient) -> None:
+    resp = client.post("/api/v1/recognize", json={"photo": "aGVsbG8="})
+    assert resp.status_code == 400
+    assert _error(resp)["code"] == "missing_photo"
+
+
 def test_upload_over_the_size_cap_is_json_413() -> None:
     from webapp import create_app
 

@@ -275,4 +275,11 @@ def test_home_page_and_language_switch(browser: Any, server: LiveServer) -> None
     assert "사진" in page.inner_text("h1")
     page.goto(server.url + "/hand")  # the choice is remembered
     assert page.locator("html").get_attribute("lang") == "ko"
+    # The script names yaku in the page's language too: pinfu and tanyao in Korean.
+    page.click(".notation summary")
+    page.fill("#notation", "234m456p234s55m67p 8p")
+    page.click("#notation-form button")
+    page.wait_for_selector("#score-body [data-yaku='pinfu']", timeout=WAIT_MS)
+    names = page.inner_text("#score-body .yaku")
+    assert "핑후" in names and "탕야오" in names
     phone.close()

@@ -135,6 +135,7 @@
     renderPhoto(rec, photoUrl);
     renderWarnings(rec);
     renderCandidates(rec);
+    renderGroupings(rec);
     renderHand();
     scheduleScore();
   }
@@ -246,6 +247,20 @@
       if (note) li.append(h("span", {class: "small muted", text: note}));
       list.append(li);
     }
+  }
+
+  // Other ways the grouping step could read the photo's layout; a tap takes one.
+  function renderGroupings(rec) {
+    const alts = (rec.alternatives || []).filter((a) => a && a.hand);
+    $("#groupings-box").hidden = !alts.length;
+    $("#groupings").replaceChildren(...alts.map((a, i) => {
+      const H = handFrom(a.hand);
+      const row = h("span", {class: "tiles mini"}, ...H.closed.map((c) => T.svg(c)), h("span", {class: "sep"}),
+        H.win ? T.svg(H.win) : null, ...H.melds.map((m) => h("span", {class: "mini-meld"}, ...m.tiles.map((c) => T.svg(c)))));
+      return h("li", null, h("button", {type: "button", class: "cand grouping", "data-grouping": i, title: t("use_this"),
+        onclick: () => { state.hand = handFrom(a.hand); state.tileWarnings = {}; state.selected = null; renderHand(); scheduleScore(); }},
+        row, h("span", {class: "small", text: t("use_this")})));
+    }));
   }
 
   function takeCandidate(u, c) {
@@ -577,9 +592,11 @@
     const info = $("#overlay-info");
     info.hidden = !state.overlay;
     if (!state.overlay) return;
+    // The overlay's labels follow this page's language (OBS sends no useful Accept-Language).
+    const url = state.overlay.url + "?lang=" + encodeURIComponent(document.documentElement.lang || "en");
     const link = $("#overlay-link");
-    link.href = state.overlay.url;
-    link.textContent = state.overlay.url;
+    link.href = url;
+    link.textContent = url;
   }
 
   async function createOverlay() {
