@@ -2,7 +2,7 @@
 
 Each fixture is a ``group`` request (boxes from :mod:`tests.vision.grouping_layout`) and the
 hand a referee reads from that layout, written out by hand below, not taken from the
-grouping code. ``python tests/vision/grouping_fixtures.py`` rewrites the files.
+grouping code. ``python -m tests.vision.grouping_fixtures`` rewrites the files.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _hand(closed: str, win: str, melds: list[dict[str, Any]] = (), dora=(), ura=
 
 
 def _specs() -> dict[str, dict[str, Any]]:
-    from grouping_layout import discards, side_river, wall
+    from tests.vision.grouping_layout import discards, side_river, wall
 
     open4 = ["4p", "5p", "6p", "2z"]
     s: dict[str, dict[str, Any]] = {}
@@ -165,7 +165,7 @@ def _specs() -> dict[str, dict[str, Any]]:
 
 
 def build(name: str, spec: dict[str, Any]) -> dict[str, Any]:
-    from grouping_layout import W, Placed, lay_out, to_detections
+    from tests.vision.grouping_layout import Placed, W, lay_out, to_detections
 
     placed = lay_out(**spec["layout"])
     if spec.get("append_win"):
@@ -184,7 +184,6 @@ H_SIDE = 1.0
 
 
 def main() -> int:
-    sys.path.insert(0, str(HERE))
     OUT.mkdir(parents=True, exist_ok=True)
     for name, spec in _specs().items():
         data = build(name, spec)

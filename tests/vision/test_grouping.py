@@ -1,0 +1,298 @@
+"""Grouping: hand-written layouts (JSON fixtures) and the doubts it must name."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring.errors import RequestError
+from tests.vision.grouping_layout import lay_out, to_detections
+from vision.api import group
+from vision.grouping import Detection, group_detections
+
+FIXTURES = Path(__file__).resolve().parents[1] / "resources" / "grouping"
+CLOSED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
+
+
+def _codes(out: dict[str, Any]) -> list[str]:
+    return [w["code"] for w in out["warnings"]]
+
+
+def _fixture_names() -> list[str]:
+    return sorted(p.stem for p in FIXTURES.glob("*.json"))
+
+
+def test_fixtures_cover_every_convention() -> None:
+    names = set(_fixture_names())
+    for needed in (
+        "closed_gap_win",
+        "closed_sideways_win",
+        "chi_left",
+        "pon_left",
+        "pon_across",
+        "pon_right",
+        "daiminkan_left_1",
+        "daiminkan_across_2",
+        "daiminkan_across_3",
+        "daiminkan_right_4",
+        "kakan_across",
+        "ankan_ends_down",
+        "ankan_middle_down",
+        "three_melds_portrait",
+        "three_melds_upside_down",
+        "three_melds_tilted_perspective",
+        "dora_and_ura",
+        "distractors",
+        "win_after_melds",
+    ):
+        assert needed in names
+
+
+@pytest.mark.parametrize("name", _fixture_names())
+def test_fixture_gives_the_expected_hand(name: str) -> None:
+    data = json.loads((FIXTURES / f"{name}.json").read_text())
+    out = group(data["request"])
+    assert out["hand"] == data["expected"]["hand"], data["about"]
+    for code in data["expected"]["warnings"]:
+        assert code in _codes(out)
+    # A clean layout raises no doubt that would make the page ask the player.
+    assert not {"too_many_tiles", "too_few_tiles", "no_winning_tile"} & set(_codes(out))
+
+
+def _run(placed, **camera) -> dict[str, Any]:
+    return group({"width": 1200, "height": 1000, "detections": to_detections(placed, **camera)})
+
+
+@pytest.mark.parametrize("angle", [0, 7, -12, 90, 180, 205, 270])
+def test_rotation_does_not_change_the_hand(angle: float) -> None:
+    melds = [
+        {"kind": "daiminkan", "tiles": ["9m"] * 4, "from": "right"},
+        {"kind": "pon", "tiles": ["0p", "5p", "5p"], "from": "left"},
+    ]
+    placed = lay_out(["1s", "2s", "3s", "6z", "6z", "6z", "7z"], "7z", melds, dora=["8m"])
+    out = _run(placed, angle=angle)
+    assert out["hand"] == {
+        "closed": "123s6667z",
+        "win_tile": "7z",
+        "melds": [
+            {"kind": "daiminkan", "tiles": "9999m", "from": "right"},
+            {"kind": "pon", "tiles": "055p", "from": "left"},
+        ],
+        "dora_indicators": ["8m"],
+        "ura_indicators": [],
+    }
+
+
+def test_hand_tiles_in_reading_order_with_marks() -> None:
+    melds = [
+        {"kind": "ankan", "tiles": ["4z"] * 4},
+        {"kind": "chi", "tiles": ["4s", "3s", "5s"], "from": "left"},
+    ]
+    placed = lay_out(["1m", "1m", "2p", "3p"], "4p", melds, win_style="side")
+    out = _run(placed, angle=180)
+    assert out["hand_tiles"] == [
+        "1m", "1m", "2p", "3p", "4'p", "x", "4z", "4z", "x", "4's", "3s", "5s",
+    ]  # fmt: skip
+    assert out["layout"]["reading_direction"] == -1
+
+
+def test_too_few_tiles_is_named_and_gives_no_hand() -> None:
+    placed = lay_out(CLOSED[:-1], "2z")
+    out = _run(placed)
+    assert out["hand"] is None
+    assert "too_few_tiles" in _codes(out)
+
+
+def test_too_many_tiles_is_named() -> None:
+    placed = lay_out([*CLOSED, "3z"], "2z")
+    out = _run(placed)
+    assert out["hand"] is None
+    assert "too_many_tiles" in _codes(out)
+
+
+def test_no_winning_tile_assumes_the_last_and_says_so() -> None:
+    placed = lay_out([*CLOSED, "2z"], None)
+    out = _run(placed)
+    assert "no_winning_tile" in _codes(out)
+    assert out["hand"]["win_tile"] == "2z"
+
+
+def test_face_down_tile_in_the_concealed_part() -> None:
+    placed = lay_out(["x", *CLOSED[1:]], "2z")
+    out = _run(placed)
+    assert "face_down_in_concealed" in _codes(out)
+    warning = next(w for w in out["warnings"] if w["code"] == "face_down_in_concealed")
+    assert warning["tiles"] == ["x"]
+    assert out["hand"] is None
+
+
+def test_fifth_copy_is_named() -> None:
+    closed = ["1z"] * 5 + ["6p", "7s", "8s", "9s", "3z", "3z", "2z", "2z"]
+    out = _run(lay_out(closed, "2z"))
+    warning = next(w for w in out["warnings"] if w["code"] == "fifth_copy")
+    assert warning["tiles"] == ["1z"] * 5
+
+
+def test_duplicate_box_is_merged_with_a_warning() -> None:
+    dets = to_detections(lay_out(CLOSED, "2z"))
+    twin = copy.deepcopy(dets[3])
+    twin["box"] = [v + 1.5 for v in twin["box"]]
+    twin["confidence"] = 0.6
+    out = group({"width": 1200, "height": 1000, "detections": [*dets, twin]})
+    assert "duplicate_detection" in _codes(out)
+    assert out["hand"]["closed"] == "123m456p789s1122z"
+
+
+def test_low_confidence_tile_lists_candidates_and_their_scores() -> None:
+    dets = to_detections(lay_out(CLOSED, "2z"))
+    dets[0]["confidence"] = 0.41
+    dets[0]["candidates"] = [{"tile": "7m", "confidence": 0.3}]
+    out = group({"width": 1200, "height": 1000, "detections": dets})
+    warning = next(w for w in out["warnings"] if w["code"] == "low_confidence")
+    assert warning["candidates"] == ["1m", "7m"]
+    assert warning["detections"] == [0]
+    (entry,) = out["uncertain"]
+    assert [c["tile"] for c in entry["candidates"]] == ["1m", "7m"]
+    # With 7m the tiles are no longer a complete hand: the hand under each candidate is given.
+    assert entry["candidates"][0]["hand"]["closed"] == "123m456p789s1122z"
+    assert entry["candidates"][1]["hand"]["closed"] == "237m456p789s1122z"
+    for cand in entry["candidates"]:
+        assert "error" in cand or "points" in cand
+    assert entry["changes_payout"] in (True, False, None)
+
+
+def test_what_if_uses_scoring_and_tells_when_payout_changes(monkeypatch) -> None:
+    from scoring import api as scoring_api
+
+    def fake_score(request: dict[str, Any]) -> dict[str, Any]:
+        han = 2 if "7m" in request["closed"] else 1
+        return {"han": han, "fu": 30, "limit": None, "yakuman": 0, "points": 1000 * han}
+
+    monkeypatch.setattr(scoring_api, "score", fake_score)
+    dets = to_detections(lay_out(CLOSED, "2z"))
+    dets[0]["confidence"] = 0.4
+    dets[0]["candidates"] = [{"tile": "7m", "confidence": 0.35}]
+    out = group({"width": 1200, "height": 1000, "detections": dets})
+    (entry,) = out["uncertain"]
+    assert [c["points"] for c in entry["candidates"]] == [1000, 2000]
+    assert entry["changes_payout"] is True
+
+
+def test_what_if_survives_a_scoring_engine_that_is_not_ready(monkeypatch) -> None:
+    from scoring import api as scoring_api
+    from scoring.errors import AgariError
+
+    def not_ready(request: dict[str, Any]) -> dict[str, Any]:
+        raise AgariError("score is not implemented yet", code="not_implemented")
+
+    monkeypatch.setattr(scoring_api, "score", not_ready)
+    dets = to_detections(lay_out(CLOSED, "2z"))
+    dets[5]["confidence"] = 0.3
+    out = group({"width": 1200, "height": 1000, "detections": dets})
+    (entry,) = out["uncertain"]
+    assert entry["changes_payout"] is None
+    assert entry["candidates"][0]["error"]["code"] == "not_implemented"
+
+
+def test_sideways_flag_from_the_detector_is_used() -> None:
+    # A row at 45 degrees cannot be judged from boxes: the detector's flags decide.
+    melds = [{"kind": "pon", "tiles": ["5z"] * 3, "from": "across"}]
+    placed = lay_out(CLOSED[:10], "2z", melds)
+    with_flags = _run(placed, angle=45, give_sideways=True)
+    assert with_flags["hand"]["melds"] == [{"kind": "pon", "tiles": "555z", "from": "across"}]
+    without = _run(placed, angle=45)
+    assert "sideways_unknown" in _codes(without)
+
+
+def test_ambiguous_layout_returns_alternatives() -> None:
+    # Both end tiles set apart by a gap: either could be the winning tile.
+    dets = to_detections(lay_out(CLOSED, "2z"))
+    first = [b - 15.0 if k in (0, 2) else b for k, b in enumerate(dets[0]["box"])]
+    dets = [{**dets[0], "box": first}, *dets[1:]]
+    out = group({"width": 1200, "height": 1000, "detections": dets})
+    assert out["alternatives"]
+    wins = {out["hand"]["win_tile"]} | {a["hand"]["win_tile"] for a in out["alternatives"]}
+    assert {"1m", "2z"} <= wins
+
+
+def test_empty_detections() -> None:
+    out = group({"width": 10, "height": 10, "detections": []})
+    assert out["hand"] is None and out["hand_tiles"] == []
+    assert _codes(out) == ["no_tiles"]
+
+
+def test_back_and_x_are_both_face_down() -> None:
+    dets = [Detection("back", (0, 0, 10, 14)), Detection("x", (10, 0, 20, 14))]
+    result = group_detections(dets, width=100, height=100)
+    assert result.names == ("x", "x")
+
+
+@pytest.mark.parametrize(
+    ("request_", "code"),
+    [
+        pytest.param({"width": 1, "height": 1}, "missing_field", id="no_detections"),
+        pytest.param(
+            {"width": 1, "height": 1, "detections": [], "extra": 1}, "unknown_field", id="extra"
+        ),
+        pytest.param({"width": "1", "height": 1, "detections": []}, "bad_request", id="width"),
+        pytest.param({"width": 1, "height": 1, "detections": {}}, "bad_request", id="dets_type"),
+        pytest.param(
+            {"width": 9, "height": 9, "detections": [{"tile": "5m", "box": [0, 0, 1]}]},
+            "bad_box",
+            id="short_box",
+        ),
+        pytest.param(
+            {"width": 9, "height": 9, "detections": [{"tile": "5m", "box": [3, 0, 1, 1]}]},
+            "bad_box",
+            id="empty_box",
+        ),
+        pytest.param(
+            {"width": 9, "height": 9, "detections": [{"tile": "8z", "box": [0, 0, 1, 1]}]},
+            "bad_tile",
+            id="bad_tile",
+        ),
+        pytest.param(
+            {
+                "width": 9,
+                "height": 9,
+                "detections": [{"tile": "5m", "box": [0, 0, 1, 1], "angle": 3}],
+            },
+            "unknown_field",
+            id="unknown_detection_field",
+        ),
+        pytest.param(
+            {
+                "width": 9,
+                "height": 9,
+                "detections": [{"tile": "5m", "box": [0, 0, 1, 1], "confidence": 2}],
+            },
+            "bad_request",
+            id="confidence",
+        ),
+        pytest.param(
+            {
+                "width": 9,
+                "height": 9,
+                "detections": [{"tile": "5m", "box": [0, 0, 1, 1], "sideways": "yes"}],
+            },
+            "bad_request",
+            id="sideways_type",
+        ),
+    ],
+)
+def test_bad_requests_are_refused_with_a_code(request_: dict[str, Any], code: str) -> None:
+    with pytest.raises(RequestError) as info:
+        group(request_)
+    assert info.value.code == code
+
+
+def test_sideways_mark_in_the_tile_name() -> None:
+    dets = to_detections(lay_out(CLOSED, "2z"))
+    dets[-1]["tile"] = "2'z"
+    out = group({"width": 1200, "height": 1000, "detections": dets})
+    assert out["hand_tiles"][-1] == "2'z"
+    assert out["hand"]["win_tile"] == "2z"
