@@ -34,5 +34,12 @@ def recognize(image: bytes) -> dict[str, Any]:
 
 
 def group(request: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild the hand from detections (``{"width", "height", "detections"}``)."""
-    raise AgariError("group is not implemented yet", code="not_implemented")
+    """Rebuild the hand from detections (``{"width", "height", "detections"}``).
+
+    Optional ``context``: the score request's other fields (``ruleset``, ``win``, winds,
+    ``flags`` ...) used to score each uncertain tile's candidates (``uncertain``).
+    Raises :class:`~scoring.errors.RequestError` for unknown fields or wrong types.
+    """
+    from vision.grouping import group_request
+
+    return group_request(request)
