@@ -31,22 +31,51 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "webapp" / "examples" / "example-hand.jpg"
 
-SCORE_BODY = json.dumps(
-    {
-        "ruleset": "tenhou",
-        "closed": "6m234p406s",
-        "win_tile": "6m",
-        "win": "ron",
-        "melds": [
-            {"kind": "chi", "tiles": "345s", "from": "left"},
-            {"kind": "chi", "tiles": "340p", "from": "left"},
-        ],
-        "round_wind": "E",
-        "seat_wind": "S",
-        "discarder": "N",
-        "dora_indicators": ["2s"],
-    }
-).encode()
+#: Winning hands of several shapes (rendered by datasets/ for the example-photo search),
+#: cycled through so that the engine's caches see different hands.
+HANDS: list[tuple[str, str, list[tuple[str, str, str | None]], list[str]]] = [
+    ("6m234p406s", "6m", [("chi", "345s", "left"), ("chi", "340p", "left")], ["2s"]),
+    ("444406m7s", "7s", [("chi", "678s", "left"), ("daiminkan", "8888m", "across")], ["5m"]),
+    ("4078999m234p222z", "3m", [], ["1p"]),
+    ("14499m4499s5566z", "1m", [], ["3s"]),
+    ("0777s555z", "6s", [("chi", "234s", "left"), ("chi", "456s", "left")], ["5s"]),
+    ("1066778m", "1m", [("chi", "789m", "left"), ("chi", "456m", "left")], ["3p"]),
+    ("88m77788p111z", "8p", [("pon", "888s", "across")], ["2z"]),
+    ("3334405556667s", "4s", [], ["9m"]),
+    ("456678m2344p678s", "4p", [], ["4z"]),
+    ("2223334444m111s", "2m", [], ["8m"]),
+    ("6688m3305p224s66z", "4s", [], ["2m", "2s"]),
+    (
+        "1234m",
+        "4m",
+        [("pon", "999p", "across"), ("chi", "340s", "left"), ("ankan", "6666z", None)],
+        [],
+    ),
+]
+
+
+def score_bodies() -> list[bytes]:
+    out = []
+    for n, (closed, win, melds, dora) in enumerate(HANDS):
+        out.append(
+            json.dumps(
+                {
+                    "ruleset": ["tenhou", "m-league", "tenpane"][n % 3],
+                    "closed": closed,
+                    "win_tile": win,
+                    "win": "ron" if n % 2 else "tsumo",
+                    "melds": [
+                        {"kind": k, "tiles": t, **({"from": f} if f else {})} for k, t, f in melds
+                    ],
+                    "round_wind": "E",
+                    "seat_wind": "S",
+                    **({"discarder": "N"} if n % 2 else {}),
+                    "dora_indicators": dora,
+                    "honba": n % 3,
+                }
+            ).encode()
+        )
+    return out
 
 
 def _free_port() -> int:
@@ -79,7 +108,7 @@ def _nothing() -> None:
 def run_load(
     port: int,
     path: str,
-    body: bytes,
+    body: bytes | list[bytes],
     ctype: str,
     *,
     clients: int,
@@ -103,8 +132,9 @@ def run_load(
                     break
                 issued += 1
                 n = issued
+            payload = body[n % len(body)] if isinstance(body, list) else body
             t0 = time.perf_counter()
-            conn.request("POST", path, body, {"Content-Type": ctype})
+            conn.request("POST", path, payload, {"Content-Type": ctype})
             resp = conn.getresponse()
             resp.read()
             dt = time.perf_counter() - t0
@@ -163,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         results: dict[str, Any] = {}
         photo, photo_type = _multipart(EXAMPLE.read_bytes())
         plans = [
-            ("/api/v1/score", SCORE_BODY, "application/json", args.requests),
+            ("/api/v1/score", score_bodies(), "application/json", args.requests),
             ("/api/v1/recognize", photo, photo_type, args.recognize_requests),
         ]
         for path, body, ctype, cap in plans:
@@ -173,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             if set(warm["statuses"]) != {200}:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                conn.request("POST", path, body, {"Content-Type": ctype})
+                first = body[0] if isinstance(body, list) else body
+                conn.request("POST", path, first, {"Content-Type": ctype})
                 answer = conn.getresponse().read()[:300]
                 results[path] = {"skipped": f"warm-up answered {warm['statuses']}: {answer!r}"}
                 continue
