@@ -92,3 +92,20 @@ def test_example_photo_is_served_and_small(client: FlaskClient) -> None:
 @pytest.mark.parametrize("path", ["/examples/../app.py", "/examples/%2e%2e/app.py"])
 def test_examples_cannot_leave_their_folder(client: FlaskClient, path: str) -> None:
     assert client.get(path).status_code == 404
+
+
+def test_every_label_the_pages_use_is_translated_to_english() -> None:
+    """Labels named literally in templates and scripts all exist in en.json."""
+    import re
+
+    from webapp.i18n import table
+
+    webapp = I18N_DIR.parent
+    used: set[str] = set()
+    for path in (webapp / "templates").glob("*.html"):
+        used |= set(re.findall(r"\bt\('([a-z0-9_]+)'\)", path.read_text(encoding="utf-8")))
+    for path in (webapp / "static").glob("*.js"):
+        used |= set(re.findall(r'\bt\("([a-z0-9_]+)"[,)]', path.read_text(encoding="utf-8")))
+    assert len(used) > 50
+    missing = used - set(table("en")["ui"])
+    assert not missing, f"labels without an English text: {sorted(missing)}"
