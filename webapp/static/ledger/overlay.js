@@ -20,7 +20,9 @@
       row.querySelector(".ov-name").textContent = table.players[seat];
       row.querySelector(".ov-score").textContent = sb.scores ? sb.scores[seat] : "";
       const d = last ? last.deltas[seat] : 0;
-      row.querySelector(".ov-delta").textContent = d ? (d > 0 ? "+" + d : String(d)) : "";
+      const delta = row.querySelector(".ov-delta");
+      delta.textContent = d ? (d > 0 ? "+" + d : String(d)) : "";
+      delta.classList.toggle("neg", d < 0);
       row.classList.toggle("dealer", !sb.finished && sb.dealer === seat);
     }
   }

@@ -17,9 +17,13 @@
   const save = (key, value) => { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } };
 
   idInput.value = load("agari.ledger.current");
-  const fillToken = () => { tokenInput.value = idInput.value ? load("agari.table." + idInput.value.trim()) : ""; };
+  // A token this browser keeps for the table typed (the one that created it) fills itself in.
+  const fillToken = () => {
+    const kept = idInput.value ? load("agari.table." + idInput.value.trim()) : "";
+    if (kept) tokenInput.value = kept;
+  };
   fillToken();
-  idInput.addEventListener("change", fillToken);
+  idInput.addEventListener("input", fillToken);
 
   document.addEventListener("agari:scored", (ev) => {
     latest = ev.detail && ev.detail.score ? ev.detail.request : null;
