@@ -661,6 +661,8 @@
     $("#overlay-create").addEventListener("click", createOverlay);
     $("#overlay-publish").addEventListener("click", () => publish(scoreRequest(), state.score));
     window.addEventListener("popstate", () => show(location.hash === "#result" || app.dataset.view === "result" && location.pathname === "/hand" ? "result" : "home"));
+    const hero = $("#hero-tiles");
+    if (hero) hero.replaceChildren(...T.parse(hero.dataset.hand).map((c) => T.svg(c)));
     renderDiscarders();
     renderOverlay();
     if (app.dataset.view === "result") {
