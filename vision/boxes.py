@@ -80,12 +80,11 @@ def nms(
         offset = np.asarray(class_ids, dtype=np.float32).reshape(-1, 1) * (boxes.max() + 1.0)
         boxes = boxes + offset
     order = np.argsort(-scores, kind="stable")
-    iou = box_iou_batch(boxes[order], boxes[order])
-    suppressed = np.zeros(len(order), dtype=bool)
     keep = []
-    for i in range(len(order)):
-        if suppressed[i]:
-            continue
-        keep.append(order[i])
-        suppressed |= iou[i] > iou_threshold
+    # One row of IoUs per kept box against the survivors: O(N * kept), no N x N matrix.
+    while len(order):
+        best, order = order[0], order[1:]
+        keep.append(best)
+        if len(order):
+            order = order[box_iou_batch(boxes[best : best + 1], boxes[order])[0] <= iou_threshold]
     return np.asarray(keep, dtype=np.int64)

@@ -24,6 +24,8 @@ from vision.detections import Detections
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "agari-tiles.onnx"
 PAD_VALUE = 114  # the grey Ultralytics pads with during training
 CLASSES_KEY = "agari_classes"
+#: Boxes handed to NMS at most (the most confident), as Ultralytics caps them too.
+MAX_CANDIDATES = 3000
 
 
 def letterbox(
@@ -85,6 +87,9 @@ def decode(
         return Detections.empty()
     boxes = xcycwh_to_xyxy(raw[:4, keep].T)
     confidence, class_id = confidence[keep], class_id[keep]
+    if len(confidence) > MAX_CANDIDATES:  # a very low threshold: keep NMS cheap
+        top = np.argsort(-confidence, kind="stable")[:MAX_CANDIDATES]
+        boxes, confidence, class_id = boxes[top], confidence[top], class_id[top]
     left, top = pad
     boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
     if image_size is not None:

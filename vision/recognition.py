@@ -12,6 +12,8 @@ from vision.image_io import Photo, decode_image
 from vision.onnx_detector import default_detector
 from vision.pipeline import TileDetector, detect_tiles
 
+#: The zoomed pass re-decodes the photo this large when the first decode is too small.
+HIRES_LONG_SIDE = 2000
 #: CONTRACT.md writes a face-down tile as ``x`` in photo output.
 FACE_DOWN = "x"
 #: A tile whose aspect ratio differs from the photo's typical tile by more than this factor
@@ -24,7 +26,13 @@ def detect_photo(
 ) -> tuple[Photo, Detections, bool]:
     """Decode, detect (with the zoomed pass when tiles are small) and map to photo pixels."""
     photo = decode_image(image)
-    dets, zoomed = detect_tiles(photo.pixels, detector or default_detector(), conf=conf)
+
+    def hires() -> np.ndarray:
+        return decode_image(image, long_side=HIRES_LONG_SIDE).pixels
+
+    dets, zoomed = detect_tiles(
+        photo.pixels, detector or default_detector(), conf=conf, hires=hires
+    )
     return photo, dets.scaled(photo.scale, photo.scale), zoomed
 
 
