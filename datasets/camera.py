@@ -69,7 +69,5 @@ class Camera:
         """Per pixel, the world z component of the viewing ray (negative: it meets the table)."""
         v = np.arange(self.height, dtype=np.float32)[:, None]
         u = np.arange(self.width, dtype=np.float32)[None, :]
-        Rt = self.R.T  # camera -> world
-        return (
-            Rt[2, 0] * (u - self.cx) / self.fx + Rt[2, 1] * (v - self.cy) / self.fx + Rt[2, 2]
-        ).astype(np.float32)
+        a, b, c = (float(x) for x in self.R.T[2])  # camera -> world, z row
+        return (a / self.fx) * (u - self.cx) + ((b / self.fx) * (v - self.cy) + c)

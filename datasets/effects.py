@@ -12,64 +12,83 @@ def _field(rng: np.random.Generator, h: int, w: int, cells: int, amp: float) -> 
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
+def _low_res_grid(h: int, w: int, step: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    hs, ws = max(2, h // step), max(2, w // step)
+    yy = np.linspace(0, h, hs, dtype=np.float32)[:, None]
+    xx = np.linspace(0, w, ws, dtype=np.float32)[None, :]
+    return yy, xx, hs, ws
+
+
 def apply_camera(img: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
-    """Degrade ``img`` (BGR uint8) in place like a phone camera would; return what was done."""
+    """Degrade ``img`` (BGR uint8) in place like a phone camera would; return what was done.
+
+    Smooth fields (light falloff, vignette, glare) are computed on a coarse grid and resized,
+    and the tone curve is a lookup table, so 12 MP frames stay affordable.
+    """
     h, w = img.shape[:2]
     scale = max(h, w) / 1280
-    f = img.astype(np.float32)
     done: dict[str, float] = {}
-    # uneven light: a smooth gain field, a vignette, sometimes a bright lamp spot
-    gain = 1 + _field(rng, h, w, 3, float(rng.uniform(0.04, 0.18)))
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx, hs, ws = _low_res_grid(h, w, 8)
+    # uneven light: a smooth gain field, a vignette, the exposure
+    gain = 1 + _field(rng, hs, ws, 3, float(rng.uniform(0.04, 0.18)))
     r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
     vig = float(rng.uniform(0.0, 0.3))
     gain *= 1 - vig * r2 / 2
     exposure = float(rng.uniform(0.7, 1.25))
     gain *= exposure
     done["exposure"] = exposure
-    if rng.random() < 0.3:
+    glare = None
+    if rng.random() < 0.3:  # a lamp's reflection
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         rad = rng.uniform(0.1, 0.35) * max(w, h)
-        glare = np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * rad**2))).astype(np.float32)
         strength = float(rng.uniform(30, 110))
-        f += glare[:, :, None] * strength
+        glare = strength * np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * rad**2)))
         done["glare"] = strength
-    f *= gain[:, :, None]
     # white balance of the light (warm lamps, cool daylight)
     wb = np.array([rng.normal(1, 0.08), rng.normal(1, 0.03), rng.normal(1, 0.08)], np.float32)
+    gain3 = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    f = img.astype(np.float32)
+    f *= gain3[:, :, None]
     f *= wb
-    # contrast / gamma
+    if glare is not None:
+        f += cv2.resize(glare.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)[
+            :, :, None
+        ]
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    # contrast / gamma as a lookup table
     gamma = float(rng.uniform(0.8, 1.2))
-    f = 255 * (np.clip(f, 0, 255) / 255) ** gamma
+    lut = (255 * (np.arange(256) / 255) ** gamma).clip(0, 255).astype(np.uint8)
+    out = cv2.LUT(out, lut)
     # blur: focus missed, or a hand that moved
     p = rng.random()
     if p < 0.25:
         sigma = float(rng.uniform(0.6, 2.2)) * scale
-        f = cv2.GaussianBlur(f, (0, 0), sigma)
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
         done["defocus"] = sigma
     elif p < 0.37:
         length = max(3, int(rng.uniform(3, 11) * scale))
         k = np.zeros((length, length), np.float32)
         k[length // 2, :] = 1
-        M = cv2.getRotationMatrix2D(
-            ((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1
-        )
+        centre = ((length - 1) / 2, (length - 1) / 2)
+        M = cv2.getRotationMatrix2D(centre, float(rng.uniform(0, 180)), 1)
         k = cv2.warpAffine(k, M, (length, length))
         k /= max(k.sum(), 1e-6)
-        f = cv2.filter2D(f, -1, k)
+        out = cv2.filter2D(out, -1, k)
         done["motion"] = float(length)
     elif p < 0.7:
-        f = cv2.GaussianBlur(f, (0, 0), 0.5 * scale)  # the softness of every phone lens
-    # sensor noise: shot-like (scaled by brightness) plus read noise
+        out = cv2.GaussianBlur(out, (0, 0), 0.5 * scale)  # the softness of every phone lens
+    # sensor noise: read noise, sometimes shot-like (stronger in the bright parts)
     sigma = float(rng.uniform(1.0, 7.0))
-    noise = rng.standard_normal((h, w), dtype=np.float32) * sigma
+    noise = rng.standard_normal((h, w), dtype=np.float32)
+    noise *= sigma
+    f = out.astype(np.float32)
     if rng.random() < 0.5:
-        noise = noise[:, :, None] * np.sqrt(np.clip(f, 1, 255) / 128)
+        f += noise[:, :, None] * np.sqrt(np.maximum(f, 1) * (1 / 128))
     else:
-        noise = noise[:, :, None]
-    f += noise
+        f += noise[:, :, None]
     done["noise"] = sigma
-    img[:] = np.clip(f, 0, 255).astype(np.uint8)
+    np.clip(f, 0, 255, out=f)
+    img[:] = f.astype(np.uint8)
     return done
 
 

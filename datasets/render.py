@@ -57,6 +57,9 @@ class Look:
     light: np.ndarray  # unit vector towards the light
     ambient: float
     face_layer: float  # fraction of the thickness that is face colour
+    tint: np.ndarray  # per-channel tint of the faces (aged ivory, printing differences)
+    gloss: float  # strength of the specular sheen (0: matte)
+    shininess: float
 
 
 def _shade(look: Look, normal: np.ndarray) -> float:
@@ -68,7 +71,13 @@ def _poly(img: np.ndarray, pts: np.ndarray, colour: tuple[float, ...] | int) -> 
     cv2.fillConvexPoly(img, p, colour, cv2.LINE_AA if img.ndim == 3 else cv2.LINE_8, _SHIFT)
 
 
-def _warp_rgba(img: np.ndarray, tex: np.ndarray, quad: np.ndarray, shade: float) -> None:
+def _warp_rgba(
+    img: np.ndarray,
+    tex: np.ndarray,
+    quad: np.ndarray,
+    shade: float | np.ndarray,
+    gloss: float = 0.0,
+) -> None:
     h, w = img.shape[:2]
     x0, y0 = np.floor(quad.min(0)).astype(int)
     x1, y1 = np.ceil(quad.max(0)).astype(int) + 1
@@ -88,7 +97,10 @@ def _warp_rgba(img: np.ndarray, tex: np.ndarray, quad: np.ndarray, shade: float)
     )
     a = patch[:, :, 3:4].astype(np.float32) * (1.0 / 255)
     roi = img[y0:y1, x0:x1]
-    roi[:] = (patch[:, :, :3].astype(np.float32) * (shade * a) + roi * (1 - a)).astype(np.uint8)
+    lit = patch[:, :, :3].astype(np.float32) * shade
+    if gloss:
+        lit += gloss
+    roi[:] = np.clip(lit * a + roi * (1 - a), 0, 255).astype(np.uint8)
 
 
 def _level(tex: tuple[np.ndarray, ...], quad: np.ndarray) -> np.ndarray:
@@ -112,6 +124,7 @@ class Renderer:
         self.ids = np.zeros((cam.height, cam.width), np.int32)
         self.shots: list[TileShot] = []
         self._textures: dict[str, np.ndarray] = {}
+        self._rz: np.ndarray | None = None
 
     # --- table ---------------------------------------------------------------------------
     def table(self, scene: Scene) -> np.ndarray:
@@ -131,7 +144,7 @@ class Renderer:
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=tuple(float(v) for v in room),
         )
-        rz = self.cam.ray_z()
+        rz = self._ray_z()
         sky = rz > -0.02
         if sky.any():
             grad = np.linspace(0.6, 1.1, self.cam.height, dtype=np.float32)[:, None, None]
@@ -139,6 +152,11 @@ class Renderer:
             wall = np.broadcast_to(wall, img.shape)
             img[sky] = wall[sky]
         return img
+
+    def _ray_z(self) -> np.ndarray:
+        if self._rz is None:
+            self._rz = self.cam.ray_z()
+        return self._rz
 
     # --- shadows -------------------------------------------------------------------------
     def shadows(self, img: np.ndarray, scene: Scene, strength: float) -> None:
@@ -164,8 +182,9 @@ class Renderer:
         k = max(3, int(self.cam.width / 200) | 1)
         m = cv2.GaussianBlur(mask, (k, k), 0)
         m = cv2.resize(m, (self.cam.width, self.cam.height), interpolation=cv2.INTER_LINEAR)
-        f = 1 - strength * m.astype(np.float32)[:, :, None] / 255
-        img[:] = (img * f).astype(np.uint8)
+        # uint8 arithmetic: img * (255 - strength * m) / 255
+        keep = (255 - strength * m.astype(np.float32)).astype(np.uint8)
+        img[:] = cv2.multiply(img, cv2.merge([keep, keep, keep]), scale=1 / 255)
 
     def _in_front(self, xy: np.ndarray) -> bool:
         """Whether table points all lie in front of the camera (else their image is a lie)."""
@@ -225,7 +244,7 @@ class Renderer:
                 # the body under the rounded corners shows the layer colour
                 base = look.style.body if name == "front" else look.back_colour
                 _poly(img, quad, tuple(float(c) * shade * 0.92 for c in base))
-                _warp_rgba(img, tex, quad, shade)
+                _warp_rgba(img, tex, quad, shade * look.tint, self._gloss(n_w, world))
                 # the rounded edge of the body reads as a thin darker rim around the face
                 edge = float(np.linalg.norm(quad[1] - quad[0]))
                 if edge > 12:
@@ -265,6 +284,16 @@ class Renderer:
                 _poly(img, quad, tuple(float(c) * shade * 0.9 for c in b.colour))
                 _poly(self.ids, quad, 0)
 
+    def _gloss(self, normal: np.ndarray, world: np.ndarray) -> float:
+        """A glossy face catches the light when it mirrors it towards the camera."""
+        if not self.look.gloss:
+            return 0.0
+        L = self.look.light
+        refl = 2 * float(normal @ L) * normal - L
+        view = self.cam.C - world.mean(0)
+        view /= np.linalg.norm(view)
+        return self.look.gloss * max(0.0, float(refl @ view)) ** self.look.shininess
+
     def _cylinder(self, img: np.ndarray, c: Cylinder) -> None:
         ang = np.linspace(0, 2 * np.pi, 32, endpoint=False)
         ring = (
@@ -286,7 +315,7 @@ class Renderer:
 
     def depth_of_field(self, img: np.ndarray, focus: np.ndarray, strength: float) -> None:
         """Blur what lies far from the focused depth (tiles share the table's depth there)."""
-        rz = self.cam.ray_z()
+        rz = self._ray_z()
         depth = np.where(rz < -1e-3, -self.cam.C[2] / np.minimum(rz, -1e-3), 1e6)
         fz = float(self.cam.to_cam(focus[None])[0, 2])
         amount = np.abs(1.0 / depth - 1.0 / fz) * fz  # 0 at the focus, ~1 far behind it
@@ -344,10 +373,15 @@ def random_look(styles: tuple[FaceStyle, ...], rng: np.random.Generator) -> Look
     el = np.radians(rng.uniform(35, 85))
     az = rng.uniform(0, 2 * np.pi)
     light = np.array([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)])
+    tint = rng.normal(1.0, 0.035, 3).clip(0.88, 1.1).astype(np.float32)
+    gloss = float(rng.uniform(0, 160)) if rng.random() < 0.6 else 0.0
     return Look(
         style,
         tuple(int(v) for v in colour.clip(0, 255)),
         light,
         float(rng.uniform(0.45, 0.7)),
         float(rng.uniform(0.5, 0.7)),
+        tint,
+        gloss,
+        float(rng.uniform(8, 60)),
     )

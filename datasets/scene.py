@@ -91,8 +91,11 @@ class _Row:
         self.rng = rng
         self.blocks: list[Block] = []
 
+    #: How tidily the row is laid: 1 is careful, 2.5 is a quick shove.
+    mess = 1.0
+
     def _jit(self, s: float) -> float:
-        return float(self.rng.normal(0, s))
+        return float(self.rng.normal(0, s * self.mess))
 
     def gap(self, mm: float) -> None:
         self.x += mm
@@ -168,6 +171,7 @@ def lay_hand(
     """The hand's blocks (bottom-left of the concealed row at the origin) and its width."""
     W = size[0]
     row = _Row(0.0, 0.0, size, rng)
+    row.mess = float(rng.uniform(0.4, 2.5))
     lean = float(rng.uniform(-5, 12))
     for t in hand.concealed:
         if upright:
