@@ -200,7 +200,10 @@ class Renderer:
         for j, c in enumerate(scene.cylinders):
             d = float(np.linalg.norm(c.centre + np.array([0, 0, c.height / 2]) - self.cam.C))
             items.append((d, len(scene.blocks) + j, c))
-        items.sort(key=lambda it: -it[0])
+        # flat things lying on the cloth (panel, sticks, phone) first: whatever overlaps them
+        # in the picture stands on or in front of them
+        flat = {i for i, b in enumerate(scene.blocks) if b.tile is None and b.size[2] <= 8}
+        items.sort(key=lambda it: (it[1] not in flat, -it[0]))
         for _, _, obj in items:
             if isinstance(obj, Block):
                 self._block(img, obj)

@@ -33,7 +33,7 @@ def rot_x(deg: float) -> np.ndarray:
     return np.array([[1.0, 0, 0], [0, c, -s], [0, s, c]])
 
 
-@dataclass
+@dataclass(eq=False)  # identity: blocks hold numpy arrays
 class Block:
     """A rectangular body: a tile (``tile`` set) or a stick, panel, phone ...
 
@@ -197,12 +197,16 @@ def lay_hand(
                 row.flat(t, "meld", sideways=True, meld=mi)
                 keep = row.x
                 row.x = base_x
-                row.flat(
+                added = row.flat(
                     meld.tiles[-1], "meld", sideways=True, meld=mi, y_extra=W + 0.8, advance=False
                 )
+                # listed last in its meld, as in the truth's hand_tiles reading order
+                row.blocks.pop()
                 row.x = keep
             else:
                 row.flat(t, "meld", sideways=side, face_down=j in meld.face_down, meld=mi)
+        if meld.stacked_on is not None:
+            row.blocks.append(added)
         row.gap(float(rng.uniform(0.1, 0.6)) * W)
     for i, b in enumerate(row.blocks):
         b.order = i
