@@ -5,8 +5,9 @@
 
 Sets (read in place, never copied): ``hk`` = ../shared/data/real-photos-hk val (210),
 ``riichi`` = ../shared/data/real-photos-riichi-small val (8), ``synth`` = the generator's
-held-out renders in ../data/synth_holdout. Both detectors run the full runtime path from
-the JPEG bytes (decode, letterbox, zoomed pass when tiles are small, NMS).
+held-out renders in ../data/synth_holdout (else the val split of ../data/synth_v1). Both
+detectors run the full runtime path from the JPEG bytes (decode, letterbox, zoomed pass
+when tiles are small, NMS).
 
 Metrics, per set, computed here in numpy (no torch needed):
 - mAP50: mean over the classes present in the labels of the 101-point interpolated AP at
@@ -43,8 +44,14 @@ from vision.onnx_detector import MODEL_PATH, OnnxDetector  # noqa: E402
 from vision.pipeline import TileDetector, detect_tiles  # noqa: E402
 
 WORK = REPO.parent
+#: The generator's held-out set; failing that, the val split of the training renders (the
+#: trainer reads only their train split).
+SYNTH = next(
+    (p for p in (WORK / "data" / "synth_holdout", WORK / "data" / "synth_v1") if p.is_dir()),
+    WORK / "data" / "synth_holdout",
+)
 SETS = {
-    "synth": WORK / "data" / "synth_holdout",
+    "synth": SYNTH,
     "hk": WORK / "shared" / "data" / "real-photos-hk",
     "riichi": WORK / "shared" / "data" / "real-photos-riichi-small",
 }
@@ -191,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         tallies, n = evaluate(images, detectors)
         report[name] = {}
-        print(f"\n## {name}: {n} images, {next(iter(tallies.values())).total} labelled tiles")
+        tiles = next(iter(tallies.values())).total
+        print(f"\n## {name} ({SETS[name].name}): {n} images, {tiles} labelled tiles")
         print("| detector | mAP50 | mAP50 (34 shared) | found, right class | precision | ms/img |")
         print("|---|---|---|---|---|---|")
         for det_name, tally in tallies.items():

@@ -23,18 +23,9 @@ from PIL import Image, ImageOps
 from datasets.classes import CLASS_NAMES
 from vision.detections import Detections
 from vision.onnx_detector import decode
+from vision.training import PEER_NAMES as PEER_TO_OURS
 
 PEER_DIR = Path(__file__).resolve().parents[2] / "peer"
-PEER_TO_OURS = {
-    **{f"{n}{s}": f"{n}{s}" for s in "mps" for n in range(1, 10)},
-    "tou": "1z",
-    "nan": "2z",
-    "sha": "3z",
-    "pe": "4z",
-    "haku": "5z",
-    "hatsu": "6z",
-    "chun": "7z",
-}
 
 
 def peer_package() -> Path | None:

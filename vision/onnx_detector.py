@@ -86,17 +86,18 @@ def decode(
     if not keep.any():
         return Detections.empty()
     boxes = xcycwh_to_xyxy(raw[:4, keep].T)
-    confidence, class_id = confidence[keep], class_id[keep]
+    confidence, class_id, class_scores = confidence[keep], class_id[keep], scores[:, keep].T
     if len(confidence) > MAX_CANDIDATES:  # a very low threshold: keep NMS cheap
         top = np.argsort(-confidence, kind="stable")[:MAX_CANDIDATES]
         boxes, confidence, class_id = boxes[top], confidence[top], class_id[top]
+        class_scores = class_scores[top]
     left, top = pad
     boxes = (boxes - np.array([left, top, left, top], np.float32)) / scale
     if image_size is not None:
         height, width = image_size
         boxes = np.clip(boxes, 0, np.array([width, height, width, height], np.float32))
     order = nms(boxes, confidence, iou)[:max_det]
-    return Detections(boxes[order], confidence[order], class_id[order])
+    return Detections(boxes[order], confidence[order], class_id[order], class_scores[order])
 
 
 def read_class_names(metadata: dict[str, str]) -> tuple[str, ...]:

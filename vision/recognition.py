@@ -16,6 +16,10 @@ from vision.pipeline import TileDetector, detect_tiles
 HIRES_LONG_SIDE = 2000
 #: CONTRACT.md writes a face-down tile as ``x`` in photo output.
 FACE_DOWN = "x"
+#: Boxes less sure than this list their runner-up classes (at least CANDIDATE_MIN each).
+CERTAIN = 0.8
+CANDIDATE_MIN = 0.05
+MAX_CANDIDATES = 2
 #: A tile whose aspect ratio differs from the photo's typical tile by more than this factor
 #: lies sideways (upright 0.75 vs sideways 1.33: a factor 1.78, threshold its square root).
 SIDEWAYS_FACTOR = 1.33
@@ -57,10 +61,9 @@ def detections_to_json(dets: Detections, photo: Photo) -> list[dict[str, Any]]:
     out = []
     for i in order:
         x1, y1, x2, y2 = (float(v) for v in dets.xyxy[i])
-        name = CLASS_NAMES[int(dets.class_id[i])]
         out.append(
             {
-                "tile": FACE_DOWN if name == BACK else name,
+                "tile": _name(int(dets.class_id[i])),
                 "box": [
                     round(max(0.0, x1)),
                     round(max(0.0, y1)),
@@ -71,4 +74,31 @@ def detections_to_json(dets: Detections, photo: Photo) -> list[dict[str, Any]]:
                 "sideways": bool(sideways[i]),
             }
         )
+        runners_up = candidates(dets, int(i))
+        if runners_up:
+            out[-1]["candidates"] = runners_up
     return out
+
+
+def candidates(dets: Detections, i: int) -> list[dict[str, Any]]:
+    """The other classes an uncertain box scored (for the grouping's what-if scoring).
+
+    >>> scores = np.zeros((1, len(CLASS_NAMES))); scores[0, [4, 34, 5]] = [0.6, 0.3, 0.01]
+    >>> d = Detections(np.array([[0, 0, 3, 4]]), np.array([0.6]), np.array([4]), scores)
+    >>> candidates(d, 0)
+    [{'tile': '0m', 'confidence': 0.3}]
+    """
+    if dets.class_scores is None or dets.confidence[i] >= CERTAIN:
+        return []
+    scores = dets.class_scores[i]
+    order = np.argsort(-scores)[: 1 + MAX_CANDIDATES]
+    return [
+        {"tile": _name(int(c)), "confidence": round(float(scores[c]), 4)}
+        for c in order
+        if c != dets.class_id[i] and scores[c] >= CANDIDATE_MIN
+    ]
+
+
+def _name(class_id: int) -> str:
+    name = CLASS_NAMES[class_id]
+    return FACE_DOWN if name == BACK else name
