@@ -181,6 +181,25 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     assert page.locator("#score-body [data-yaku='aka_dora']").count() == 1  # 0p in a chi
     _shot(page, "phone-result-corrected")
 
+    # Regroup: the 2p becomes the winning tile and the old winning 6m goes back into the
+    # concealed part; then a concealed tile goes into a new meld and back.
+    page.click("#zone-closed [data-tile='2p']")
+    page.click("#palette-make-win")
+    assert page.locator("#zone-win [data-tile='2p']").count() == 1
+    assert page.locator("#zone-closed [data-tile='6m']").count() == 2
+    current = corrected | {"closed": "66m34p456s", "win_tile": "2p"}
+    regrouped = _points(current)
+    assert regrouped is not None
+    _wait_points(page, regrouped)
+    page.click("#zone-closed [data-tile='4s']")
+    page.click("#palette-to-meld")
+    assert page.locator("#melds .meld").count() == 3
+    page.click("#melds .meld:last-child [data-tile='4s']")
+    page.click("#palette-to-closed")
+    assert page.locator("#melds .meld").count() == 2
+    assert page.locator("#zone-closed [data-tile='4s']").count() == 1
+    _wait_points(page, regrouped)
+
     # The overlay: created from the result page, opened like OBS would (no token).
     page.click("#overlay-create")
     link = page.locator("#overlay-link")
@@ -192,14 +211,14 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     obs.goto(overlay_url)
     obs.wait_for_function(
         "p => document.querySelector('#card-points').textContent === String(p)",
-        arg=after,
+        arg=regrouped,
         timeout=WAIT_MS,
     )
     _shot(obs, "overlay-first")
 
     # A change on the result page reaches the overlay by itself.
     page.check("input[name='win'][value='tsumo']")
-    tsumo_req = {k: v for k, v in corrected.items() if k != "discarder"} | {"win": "tsumo"}
+    tsumo_req = {k: v for k, v in current.items() if k != "discarder"} | {"win": "tsumo"}
     tsumo = _points(tsumo_req)
     assert tsumo is not None
     _wait_points(page, tsumo)

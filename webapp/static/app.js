@@ -214,8 +214,13 @@
     state.detectionPlace = map;
     const list = $("#hand-warnings");
     list.replaceChildren();
+    const folded = $("#placed-warnings");
+    const foldedList = folded.querySelector("ul");
+    foldedList.replaceChildren();
     for (const w of rec.warnings || []) {
-      const places = ((w && w.detections) || []).map((i) => map[i]).filter(Boolean);
+      // A warning about the whole hand (it names many tiles) stays above the hand.
+      const dets = (w && w.detections) || [];
+      const places = dets.length <= 2 ? dets.map((i) => map[i]).filter(Boolean) : [];
       if (!places.length && w && w.tile) {
         const where = findTile(String(w.tile).replace("'", ""));
         if (where) places.push(where);
@@ -223,16 +228,23 @@
       for (const where of places) {
         (state.tileWarnings[selKey(where)] = state.tileWarnings[selKey(where)] || []).push(w);
       }
-      list.append(h("li", {class: "warning" + (places.length ? " placed" : ""), "data-code": (w && w.code) || "",
-        text: "⚠ " + warningText(w)}));
+      // Doubt about one tile goes with the others folded away: the tile or its box shows it.
+      const single = places.length || (dets.length === 1 && w.code === "low_confidence");
+      (single ? foldedList : list).append(h("li", {class: "warning" + (places.length ? " placed" : ""),
+        "data-code": (w && w.code) || "", text: "⚠ " + warningText(w)}));
     }
+    folded.hidden = !foldedList.children.length;
+    folded.querySelector("summary").textContent = t("warnings_on_tiles", {n: foldedList.children.length});
   }
 
   // Uncertain tiles: the grouping step scores the hand under each candidate class
   // (`uncertain`); a tap on a candidate takes that reading of the whole hand.
   function renderCandidates(rec) {
     const list = $("#candidates");
+    const same = $("#candidates-same");
+    const sameList = same.querySelector("ul");
     list.replaceChildren();
+    sameList.replaceChildren();
     for (const u of rec.uncertain || []) {
       if (!u || !Array.isArray(u.candidates)) continue;
       const note = u.changes_payout === false ? t("same_payout") : u.changes_payout ? t("changes_payout") : "";
@@ -245,8 +257,11 @@
           T.svg(c.tile), h("span", {text: label})));
       }
       if (note) li.append(h("span", {class: "small muted", text: note}));
-      list.append(li);
+      // Ask first about the tiles that change the payout; the others wait folded away.
+      (u.changes_payout === false ? sameList : list).append(li);
     }
+    same.hidden = !sameList.children.length;
+    same.querySelector("summary").textContent = t("unsure_same", {n: sameList.children.length});
   }
 
   // Other ways the grouping step could read the photo's layout; a tap takes one.
@@ -412,10 +427,49 @@
     const cur = tileAt(sel);
     $("#palette-title").textContent = sel.index === null || !cur ? t("palette_add") : t("palette_replace", {tile: cur});
     $("#palette-remove").hidden = sel.index === null || !cur;
+    $("#palette-make-win").hidden = !(sel.zone === "closed" && cur);
+    $("#palette-to-meld").hidden = !(sel.zone === "closed" && cur);
+    $("#palette-to-closed").hidden = !(sel.zone === "meld" && cur && cur !== "x");
     const tiles = T.all();
     if (sel.zone === "meld") tiles.push("x");
     $("#palette-tiles").replaceChildren(...tiles.map((c) => h("button", {type: "button", class: "tile pal" + (c === cur ? " current" : ""),
       "data-tile": c, "aria-label": c, title: c, onclick: () => onPalette(c)}, T.svg(c))));
+  }
+
+  // Regrouping without retyping: a concealed tile becomes the winning tile (the old one
+  // goes back into the hand) or joins the last unfinished meld (or a new one); a meld's
+  // tile goes back into the concealed part.
+  function sortClosed() {
+    state.hand.closed.sort((a, b) => T.sortKey(a) - T.sortKey(b));
+    for (const k of Object.keys(state.tileWarnings)) if (k.startsWith("closed:")) delete state.tileWarnings[k];
+  }
+
+  function regroup(action) {
+    const sel = state.selected, H = state.hand;
+    if (!sel || sel.index === null) return;
+    if (action === "win" && sel.zone === "closed") {
+      const [tile] = H.closed.splice(sel.index, 1);
+      if (H.win) H.closed.push(H.win);
+      H.win = tile;
+      delete state.tileWarnings["win:0"];
+    } else if (action === "meld" && sel.zone === "closed") {
+      const [tile] = H.closed.splice(sel.index, 1);
+      const open = H.melds.find((m) => m.tiles.length < MELD_SIZE[m.kind]);
+      if (open) open.tiles.push(tile);
+      else H.melds.push({kind: "pon", tiles: [tile], from: "left"});
+    } else if (action === "closed" && sel.zone === "meld") {
+      const meld = H.melds[sel.meld];
+      const [tile] = meld.tiles.splice(sel.index, 1);
+      H.closed.push(tile);
+      if (!meld.tiles.length) H.melds.splice(sel.meld, 1);
+      for (const k of Object.keys(state.tileWarnings)) if (k.startsWith("meld:")) delete state.tileWarnings[k];
+    } else {
+      return;
+    }
+    sortClosed();
+    state.selected = null;
+    renderHand();
+    scheduleScore();
   }
 
   // ---------------------------------------------------------------- situation
@@ -656,6 +710,9 @@
       renderHand();
     });
     $("#palette-remove").addEventListener("click", () => { if (state.selected) { removeAt(state.selected); state.selected = null; renderHand(); scheduleScore(); } });
+    $("#palette-make-win").addEventListener("click", () => regroup("win"));
+    $("#palette-to-meld").addEventListener("click", () => regroup("meld"));
+    $("#palette-to-closed").addEventListener("click", () => regroup("closed"));
     $("#palette-done").addEventListener("click", () => { state.selected = null; renderHand(); });
     $("#notation-form").addEventListener("submit", onNotation);
     $("#overlay-create").addEventListener("click", createOverlay);
