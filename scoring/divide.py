@@ -36,25 +36,47 @@ class Division:
     blocks: tuple[Block, ...]
 
 
-def _sets(counts: list[int], start: int) -> list[tuple[Block, ...]]:
-    """All ways to cut ``counts`` (from kind ``start`` on) into runs and triplets."""
-    k = start
-    while k < NUM_KINDS and counts[k] == 0:
-        k += 1
-    if k == NUM_KINDS:
-        return [()]
+@lru_cache(maxsize=1 << 16)
+def _suit_sets(base: int, counts: tuple[int, ...]) -> tuple[tuple[Block, ...], ...]:
+    """Every way to cut one suit's counts (``counts[i]`` is kind ``base + i``) into runs and
+    triplets, each way sorted. Cached: a suit has far fewer shapes than a hand has."""
+    if not any(counts):
+        return ((),)
+    k = next(i for i, c in enumerate(counts) if c)
     found: list[tuple[Block, ...]] = []
-    if counts[k] >= 3:
-        counts[k] -= 3
-        found += [(Block(k, False), *rest) for rest in _sets(counts, k)]
-        counts[k] += 3
-    if k < 27 and k % 9 <= 6 and counts[k + 1] and counts[k + 2]:
+    work = list(counts)
+    if work[k] >= 3:
+        work[k] -= 3
+        found += [(Block(base + k, False), *rest) for rest in _suit_sets(base, tuple(work))]
+        work[k] += 3
+    if base < 27 and k <= 6 and work[k + 1] and work[k + 2]:
         for j in (k, k + 1, k + 2):
-            counts[j] -= 1
-        found += [(Block(k, True), *rest) for rest in _sets(counts, k)]
-        for j in (k, k + 1, k + 2):
-            counts[j] += 1
-    return found
+            work[j] -= 1
+        found += [(Block(base + k, True), *rest) for rest in _suit_sets(base, tuple(work))]
+    # Different cut orders can give the same sets; keep each reading once, sorted.
+    return tuple(sorted({tuple(sorted(w)) for w in found}))
+
+
+def _sets(counts: tuple[int, ...]) -> list[tuple[Block, ...]]:
+    """All ways to cut ``counts`` into runs and triplets, suit by suit."""
+    ways: list[tuple[Block, ...]] = [()]
+    for base in (0, 9, 18):
+        seg = counts[base : base + 9]
+        if sum(seg) % 3:
+            return []
+        suit_ways = _suit_sets(base, seg)
+        if not suit_ways:
+            return []
+        if suit_ways != ((),):
+            ways = [w + x for w in ways for x in suit_ways]
+    honors: tuple[Block, ...] = ()
+    for k in range(27, NUM_KINDS):
+        c = counts[k]
+        if c == 3:
+            honors += (Block(k, False),)
+        elif c:
+            return []
+    return [w + honors for w in ways] if honors else ways
 
 
 @lru_cache(maxsize=65536)
@@ -66,16 +88,14 @@ def divide(counts: tuple[int, ...]) -> tuple[Division, ...]:
     >>> len(divide(counts_of(parse_tiles("111222333m11p"))))  # triplets, or three runs
     2
     """
-    total = sum(counts)
-    if total % 3 != 2:
+    if sum(counts) % 3 != 2:
         return ()
+    out: list[Division] = []
     work = list(counts)
-    out: set[Division] = set()
     for p in range(NUM_KINDS):
         if work[p] >= 2:
             work[p] -= 2
-            for sets in _sets(work, 0):
-                out.add(Division(p, tuple(sorted(sets))))
+            out.extend(Division(p, sets) for sets in _sets(tuple(work)))
             work[p] += 2
     return tuple(sorted(out))
 

@@ -14,6 +14,13 @@ from scoring.tiles import SUITS, Tile
 #: A whole MPSZ string: groups of digits, each closed by a suit letter.
 MPSZ_RE = re.compile(r"^(?:[0-9]+[mpsz])*$")
 _GROUP_RE = re.compile(r"([0-9]+)([mpsz])")
+#: Every valid MPSZ tile name and its (immutable, hence shared) Tile, built at import.
+_TILES: dict[str, Tile] = {
+    f"{d}{s}": Tile.parse(f"{d}{s}")
+    for s in SUITS
+    for d in "0123456789"
+    if not (s == "z" and d in "089") and not (d == "0" and s == "z")
+}
 
 
 def parse_tiles(text: str) -> tuple[Tile, ...]:
@@ -35,12 +42,15 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     tiles: list[Tile] = []
     for digits, suit in _GROUP_RE.findall(compact):
         for d in digits:
-            try:
-                tiles.append(Tile.parse(d + suit))
-            except NotationError as exc:
-                raise NotationError(
-                    f"malformed tiles {text!r}: {exc.message}", code="bad_notation"
-                ) from exc
+            tile = _TILES.get(d + suit)
+            if tile is None:
+                try:
+                    Tile.parse(d + suit)  # raises with the precise reason
+                except NotationError as exc:
+                    raise NotationError(
+                        f"malformed tiles {text!r}: {exc.message}", code="bad_notation"
+                    ) from exc
+            tiles.append(tile)  # type: ignore[arg-type]
     return tuple(tiles)
 
 

@@ -14,7 +14,15 @@ from typing import Literal
 
 from scoring.divide import Division, divide, is_chiitoitsu, is_kokushi
 from scoring.hand import Meld
-from scoring.tiles import NUM_KINDS, TERMINALS_AND_HONORS, kind_name
+from scoring.tiles import (
+    GREEN_KINDS,
+    IS_HONOR,
+    IS_TERMINAL,
+    IS_YAOCHUU,
+    NUM_KINDS,
+    TERMINALS_AND_HONORS,
+    kind_name,
+)
 
 Shape = Literal["standard", "chiitoitsu", "kokushi"]
 Wait = Literal["ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi", "kokushi_13"]
@@ -43,10 +51,62 @@ class Group:
         return f"{'called ' if self.called else ''}{'run' if self.is_run else 'triplet'} {text}"
 
 
+def _mask(kinds: object) -> int:
+    return sum(1 << k for k in kinds)  # type: ignore[attr-defined]
+
+
+_YAOCHUU_MASK = _mask(k for k in range(NUM_KINDS) if IS_YAOCHUU[k])
+_HONOR_MASK = _mask(k for k in range(NUM_KINDS) if IS_HONOR[k])
+_TERMINAL_MASK = _mask(k for k in range(NUM_KINDS) if IS_TERMINAL[k])
+_GREEN_MASK = _mask(GREEN_KINDS)
+_SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """Which kinds the whole hand uses, summarised once per hand (every reading of a hand
+    shares it): what tanyao, honitsu, chinitsu, tsuuiisou, ryuuiisou... look at. Built from
+    a bit mask of the kinds present, with the masks of each tile class made at import."""
+
+    mask: int
+    suits: int
+    has_honor: bool
+    has_yaochuu: bool
+    only_yaochuu: bool
+    only_honor: bool
+    only_terminal: bool
+    only_green: bool
+
+    @classmethod
+    def of(cls, mask: int) -> Palette:
+        return cls(
+            mask=mask,
+            suits=sum(1 for m in _SUIT_MASKS if mask & m),
+            has_honor=bool(mask & _HONOR_MASK),
+            has_yaochuu=bool(mask & _YAOCHUU_MASK),
+            only_yaochuu=not mask & ~_YAOCHUU_MASK,
+            only_honor=not mask & ~_HONOR_MASK,
+            only_terminal=not mask & ~_TERMINAL_MASK,
+            only_green=not mask & ~_GREEN_MASK,
+        )
+
+    @property
+    def kinds(self) -> frozenset[int]:
+        return frozenset(k for k in range(NUM_KINDS) if self.mask >> k & 1)
+
+    def has(self, kind: int) -> bool:
+        return bool(self.mask >> kind & 1)
+
+    @property
+    def first_suit_base(self) -> int:
+        """Kind of the 1 of the lowest suit used (0, 9 or 18), or -1 for honours only."""
+        return next((9 * i for i, m in enumerate(_SUIT_MASKS) if self.mask & m), -1)
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """One way to read the hand. ``counts`` are the 34 counts of all 14 (+kan) tiles with a
-    kan counted as three, ``kinds`` the kinds present."""
+    kan counted as three, ``palette`` what kinds are present."""
 
     shape: Shape
     pair: int
@@ -55,7 +115,7 @@ class Reading:
     menzen: bool
     win_kind: int
     counts: tuple[int, ...]
-    kinds: frozenset[int]
+    palette: Palette
     #: Counts of the concealed part before the winning tile (for chuuren, kokushi 13-wait).
     closed_counts: tuple[int, ...]
     #: Derived once here because most yaku look at them: run bases and triplet/kan kinds.
@@ -65,6 +125,10 @@ class Reading:
     def __post_init__(self) -> None:
         object.__setattr__(self, "runs", tuple(g.base for g in self.groups if g.is_run))
         object.__setattr__(self, "triplets", tuple(g.base for g in self.groups if not g.is_run))
+
+    @property
+    def kinds(self) -> frozenset[int]:
+        return self.palette.kinds
 
     def describe(self) -> str:
         """A short human description, e.g. ``pair 5p; run 123m, ...; wait kanchan``."""
@@ -111,7 +175,7 @@ def readings(
         for k in (m.base, m.base + 1, m.base + 2) if m.kind == "chi" else (m.base,) * 3:
             all_counts[k] += 1
     all_t = tuple(all_counts)
-    kinds = frozenset(k for k in range(NUM_KINDS) if all_t[k])
+    kinds = Palette.of(sum(1 << k for k in range(NUM_KINDS) if all_t[k]))
     out: list[Reading] = []
     for div in divide(full_t):
         out.extend(
@@ -141,7 +205,7 @@ def _placements(
     menzen: bool,
     is_tsumo: bool,
     counts: tuple[int, ...],
-    kinds: frozenset[int],
+    kinds: Palette,
     closed_counts: tuple[int, ...],
 ) -> list[Reading]:
     """One reading per distinct place of the winning tile in this division."""

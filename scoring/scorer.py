@@ -28,6 +28,7 @@ from scoring.tiles import NUM_KINDS, dora_from_indicator
 from scoring.yaku import YAKUMAN_HAN, evaluate
 
 Yaku = tuple[tuple[str, int], ...]
+NAGASHI_READING = "nagashi mangan: every discard a terminal or honour, none called"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +66,8 @@ class ScoreResult:
     points: int
     deltas: tuple[int, int, int, int]
     announce: str
-    reading: str
+    #: The chosen reading (``None`` for nagashi mangan); described in ``to_dict``.
+    reading: Reading | None
     alternatives: tuple[Alternative, ...] = ()
     warnings: tuple[str, ...] = ()
 
@@ -87,7 +89,7 @@ class ScoreResult:
             "points": self.points,
             "deltas": dict(zip(SEATS, self.deltas, strict=True)),
             "announce": self.announce,
-            "reading": self.reading,
+            "reading": NAGASHI_READING if self.reading is None else self.reading.describe(),
             "alternatives": [a.to_dict() for a in self.alternatives],
             "warnings": [{"code": "assumed", "message": w} for w in self.warnings],
         }
@@ -209,7 +211,7 @@ def _nagashi(req: ScoreRequest, ctx: WinContext, warnings: list[str]) -> ScoreRe
         points=pay.points,
         deltas=pay.deltas,
         announce=pay.announce,
-        reading="nagashi mangan: every discard a terminal or honour, none called",
+        reading=None,
         warnings=tuple(warnings),
     )
 
@@ -282,7 +284,7 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
         pao_base=pao_base,
     )
     alts: tuple[Alternative, ...] = ()
-    if alternatives:
+    if alternatives and len(found) > 1:
         alts = _alternatives(best, scored, no_yaku)
     return ScoreResult(
         han=best.total_han,
@@ -294,7 +296,7 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
         points=pay.points,
         deltas=pay.deltas,
         announce=pay.announce,
-        reading=best.reading.describe(),
+        reading=best.reading,
         alternatives=alts,
         warnings=tuple(warnings),
     )

@@ -9,10 +9,7 @@ from scoring.reading import Reading as R
 from scoring.ruleset import Ruleset as RS
 from scoring.tiles import (
     DRAGONS,
-    GREEN_KINDS,
     HATSU,
-    IS_HONOR,
-    IS_TERMINAL,
     IS_YAOCHUU,
     WINDS,
 )
@@ -42,10 +39,6 @@ def _concealed_triplets(r: R) -> int:
 
 def _kans(r: R) -> int:
     return sum(1 for g in r.groups if g.is_kan)
-
-
-def _suits(r: R) -> set[int]:
-    return {k // 9 for k in r.kinds if k < 27}
 
 
 # --- situational yaku -------------------------------------------------------------------
@@ -109,7 +102,7 @@ def pinfu(r: R, c: C, rs: RS) -> bool:
 def tanyao(r: R, c: C, rs: RS) -> bool:
     if not (r.menzen or rs.open_tanyao):
         return False
-    return not any(IS_YAOCHUU[k] for k in r.kinds)
+    return not r.palette.has_yaochuu
 
 
 @yaku("iipeikou", 1, rule="iipeikou: closed, two identical runs")
@@ -165,7 +158,7 @@ def chanta(r: R, c: C, rs: RS) -> bool:
 
 @yaku("junchan", 3, 2, supersedes=("chanta",), rule="junchan: chanta without honours")
 def junchan(r: R, c: C, rs: RS) -> bool:
-    return chanta(r, c, rs) and not any(IS_HONOR[k] for k in r.kinds)
+    return not r.palette.has_honor and chanta(r, c, rs)
 
 
 @yaku("ittsu", 2, 1, rule="ittsu: 123 456 789 of one suit")
@@ -208,17 +201,17 @@ def shousangen(r: R, c: C, rs: RS) -> bool:
 
 @yaku("honroutou", 2, 2, rule="honroutou: only terminals and honours")
 def honroutou(r: R, c: C, rs: RS) -> bool:
-    return r.shape != "kokushi" and all(IS_YAOCHUU[k] for k in r.kinds)
+    return r.palette.only_yaochuu and r.shape != "kokushi"
 
 
 @yaku("honitsu", 3, 2, rule="honitsu: one suit plus honours")
 def honitsu(r: R, c: C, rs: RS) -> bool:
-    return r.shape != "kokushi" and len(_suits(r)) == 1
+    return r.palette.suits == 1 and r.shape != "kokushi"
 
 
 @yaku("chinitsu", 6, 5, supersedes=("honitsu",), rule="chinitsu: one suit, no honours")
 def chinitsu(r: R, c: C, rs: RS) -> bool:
-    return len(_suits(r)) == 1 and not any(IS_HONOR[k] for k in r.kinds)
+    return r.palette.suits == 1 and not r.palette.has_honor
 
 
 # --- yakuman ----------------------------------------------------------------------------
@@ -279,27 +272,26 @@ def daisuushii(r: R, c: C, rs: RS) -> bool:
 
 @yaku("tsuuiisou", yakuman=True, rule="tsuuiisou: honours only")
 def tsuuiisou(r: R, c: C, rs: RS) -> bool:
-    return all(IS_HONOR[k] for k in r.kinds)
+    return r.palette.only_honor
 
 
 @yaku("ryuuiisou", yakuman=True, rule="ryuuiisou: 23468s and hatsu only (hatsu per ruleset)")
 def ryuuiisou(r: R, c: C, rs: RS) -> bool:
-    return r.kinds <= GREEN_KINDS and (HATSU in r.kinds or not rs.ryuuiisou_needs_hatsu)
+    return r.palette.only_green and (r.palette.has(HATSU) or not rs.ryuuiisou_needs_hatsu)
 
 
 @yaku("chinroutou", yakuman=True, rule="chinroutou: terminals only")
 def chinroutou(r: R, c: C, rs: RS) -> bool:
-    return all(IS_TERMINAL[k] for k in r.kinds)
+    return r.palette.only_terminal
 
 
 def _chuuren_suit(r: R) -> int:
     """The suit's first kind when the concealed 14 tiles are 1112345678999 + one, else -1."""
-    if not r.menzen or any(g.called for g in r.groups) or r.shape != "standard":
+    if r.palette.suits != 1 or r.palette.has_honor or r.shape != "standard":
         return -1
-    suits = _suits(r)
-    if len(suits) != 1 or any(IS_HONOR[k] for k in r.kinds):
+    if not r.menzen or any(g.called for g in r.groups):
         return -1
-    s = 9 * next(iter(suits))
+    s = r.palette.first_suit_base
     counts = r.counts
     return s if all(counts[s + i] >= _CHUUREN[i] for i in range(9)) else -1
 
