@@ -7,11 +7,12 @@ postgresql`` installs them; as another user the PostgreSQL tests are skipped wit
 reason. ``AGARI_TEST_DATABASE_URL`` points the tests at an existing server instead.
 Each test gets a database of its own, so tests can run in any order and in parallel.
 
-Test modules import these fixtures (``from tests.webapp.ledger_fixtures import ...``).
+Test modules bind these fixtures to module names (``db_url = fx.db_url``).
 """
 
 from __future__ import annotations
 
+import atexit
 import glob
 import os
 import shutil
@@ -90,31 +91,39 @@ class PgServer:
         return f"postgresql+psycopg://agari@127.0.0.1:{self.port}/{database}"
 
 
-def _admin_url() -> Iterator[str]:
+_SERVER: dict[str, str] = {}
+
+
+def _admin_url() -> str:
+    """One server per test process, whichever module asks first; stopped at exit (each
+    module binds these fixtures under its own name, so a session fixture alone would start
+    one server per module)."""
     external = os.environ.get("AGARI_TEST_DATABASE_URL")
     if external:
-        yield external
-        return
-    bindir = _pg_bin()
-    if bindir is None:
-        if os.geteuid() != 0 or not shutil.which("apt-get"):
-            pytest.skip("PostgreSQL is not installed and we are not root to apt-get it")
-        _install_postgres()
+        return external
+    if "skip" in _SERVER:
+        pytest.skip(_SERVER["skip"])
+    if "url" not in _SERVER:
         bindir = _pg_bin()
         if bindir is None:
-            pytest.fail("apt-get install postgresql did not provide initdb")
-    server = PgServer(bindir)
-    server.start()
-    try:
-        yield server.url()
-    finally:
-        server.stop()
+            if os.geteuid() != 0 or not shutil.which("apt-get"):
+                _SERVER["skip"] = "PostgreSQL is not installed and we are not root to apt-get it"
+                pytest.skip(_SERVER["skip"])
+            _install_postgres()
+            bindir = _pg_bin()
+            if bindir is None:
+                pytest.fail("apt-get install postgresql did not provide initdb")
+        server = PgServer(bindir)
+        server.start()
+        atexit.register(server.stop)
+        _SERVER["url"] = server.url()
+    return _SERVER["url"]
 
 
 @pytest.fixture(scope="session")
-def pg_admin_url() -> Iterator[str]:
+def pg_admin_url() -> str:
     """URL of a running PostgreSQL server's maintenance database."""
-    yield from _admin_url()
+    return _admin_url()
 
 
 @pytest.fixture

@@ -10,9 +10,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.webapp import ledger_fixtures as fx
 from webapp import create_app
 
-pytest_plugins = ["tests.webapp.ledger_fixtures"]
+# The SQLite / PostgreSQL fixtures, shared by the ledger's test modules (pytest_plugins in
+# several modules would import the module twice).
+db_url, pg_admin_url, pg_url = fx.db_url, fx.pg_admin_url, fx.pg_url
 
 PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
 #: Hands every riichi ruleset accepts: an exhaustive draw, dealer and South tenpai.

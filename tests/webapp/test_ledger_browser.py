@@ -7,6 +7,7 @@ table's overlay follow every change by itself. Screenshots go to ``artifacts/led
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,15 +25,33 @@ WAIT_MS = 20_000
 PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    _install_chromium()
-    from playwright.sync_api import sync_playwright
+def _in_own_thread(scenario: Any, *args: Any) -> None:
+    """Run ``scenario(chromium, *args)`` with a Playwright of its own, in a thread of its
+    own: the sync API allows one Playwright per thread, and the web app's browser tests
+    keep theirs open for the whole session."""
+    failure: list[BaseException] = []
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    def target() -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                try:
+                    scenario(browser, *args)
+                finally:
+                    browser.close()
+        except BaseException as exc:  # re-raised in the test's thread below
+            failure.append(exc)
+
+    _install_chromium()
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout=240)
+    if thread.is_alive():
+        pytest.fail("the browser scenario did not finish within 240 s")
+    if failure:
+        raise failure[0]
 
 
 @pytest.fixture
@@ -61,7 +80,11 @@ def _wait_overlay(obs: Any, seat: str, score: int) -> None:
     )
 
 
-def test_referee_records_undoes_and_the_overlay_follows(chromium: Any, server: LiveServer) -> None:
+def test_referee_records_undoes_and_the_overlay_follows(server: LiveServer) -> None:
+    _in_own_thread(_referee_scenario, server)
+
+
+def _referee_scenario(chromium: Any, server: LiveServer) -> None:
     referee = chromium.new_context(viewport={"width": 1200, "height": 1000}, locale="en-GB")
     page = referee.new_page()
     errors: list[str] = []

@@ -27,8 +27,12 @@ from typing import Any
 
 import pytest
 
+from tests.webapp import ledger_fixtures as fx
+
 pytestmark = pytest.mark.slow
-pytest_plugins = ["tests.webapp.ledger_fixtures"]
+# The SQLite / PostgreSQL fixtures, shared by the ledger's test modules (pytest_plugins in
+# several modules would import the module twice).
+db_url, pg_admin_url, pg_url = fx.db_url, fx.pg_admin_url, fx.pg_url
 
 REPO = Path(__file__).resolve().parents[2]
 PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
@@ -144,8 +148,10 @@ def test_sigkill_while_writing_loses_no_committed_entry(
     for t in threads:
         t.start()
     deadline = time.monotonic() + WRITE_SECONDS_MAX
-    while time.monotonic() < deadline and not refused and (
-        total[0] < KILL_AFTER_ACKS or min(len(a) for a in acked.values()) < MIN_ACKS_EACH
+    while (
+        time.monotonic() < deadline
+        and not refused
+        and (total[0] < KILL_AFTER_ACKS or min(len(a) for a in acked.values()) < MIN_ACKS_EACH)
     ):
         time.sleep(0.01)
     first.kill()  # SIGKILL while the writers are still sending

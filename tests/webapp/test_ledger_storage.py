@@ -12,11 +12,15 @@ import pytest
 from sqlalchemy import inspect
 
 from scoring.errors import AgariError
+from tests.webapp import ledger_fixtures as fx
 from webapp.ledger import repository as repo
 from webapp.ledger.db import LedgerStore, resolve_url
 from webapp.ledger.repository import TableRecord
 
-pytest_plugins = ["tests.webapp.ledger_fixtures"]
+# The SQLite / PostgreSQL fixtures, shared by the ledger's test modules (pytest_plugins in
+# several modules would import the module twice).
+db_url, pg_admin_url, pg_url = fx.db_url, fx.pg_admin_url, fx.pg_url
+store = fx.store
 
 PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
 
