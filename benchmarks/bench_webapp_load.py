@@ -197,9 +197,17 @@ def main(argv: list[str] | None = None) -> int:
             ("/api/v1/recognize", photo, photo_type, args.recognize_requests),
         ]
         for path, body, ctype, cap in plans:
-            # Warm-up: imports, the model session, caches.
+            # Warm-up at full concurrency: imports, the model session, caches and the
+            # per-thread buffers of 8 requests at once are in place before memory is read.
             warm = run_load(
-                port, path, body, ctype, clients=2, max_requests=8, seconds=60, on_quarter=_nothing
+                port,
+                path,
+                body,
+                ctype,
+                clients=args.clients,
+                max_requests=2 * args.clients,
+                seconds=120,
+                on_quarter=_nothing,
             )
             if set(warm["statuses"]) != {200}:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
