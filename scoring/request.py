@@ -12,7 +12,8 @@ exists is therefore a physically possible 14-tile hand; riichi-specific contradi
 
 Nagashi mangan is not a hand shape: send ``"flags": ["nagashi_mangan"]`` with ``win``
 ``"tsumo"`` (the default then); ``closed`` and ``win_tile`` may then be omitted, and the
-result is paid as a mangan tsumo with no honba-less exceptions (see ``scoring.payments``).
+result is paid as a mangan tsumo, with ``honba`` and ``riichi_sticks`` as given (send 0
+where the ruleset treats nagashi mangan as a draw that pays neither, as Tenhou does).
 """
 
 from __future__ import annotations

@@ -264,14 +264,7 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
             "the hand is complete but has no yaku (dora alone do not make a win)",
             code="no_yaku",
         )
-    pao_base = 0
-    if req.pao is not None and best.yakuman:
-        pao_units = sum(h for i, h in best.yaku if i in rs.pao) // YAKUMAN_HAN
-        pao_base = 8000 * pao_units
-        if not pao_units:
-            warnings.append(f"pao {req.pao} ignored: no yakuman of {list(rs.pao)} in the hand")
-    elif req.pao is not None:
-        warnings.append(f"pao {req.pao} ignored: the hand is not a yakuman")
+    pao_base = _liable_base(req, ctx, best, warnings)
     pay = payout(
         best.base,
         winner=req.seat_wind,
@@ -300,6 +293,29 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
         alternatives=alts,
         warnings=tuple(warnings),
     )
+
+
+def _liable_base(req: ScoreRequest, ctx: WinContext, best: _Scored, warnings: list[str]) -> int:
+    """The part of the basic points the ``pao`` seat is liable for (0: none).
+
+    The yakuman listed in ``Ruleset.pao`` (each unit 8000); or, with
+    ``Ruleset.pao_rinshan_daiminkan``, the whole hand of a rinshan win after an open kan
+    (the kan's discarder pays as if dealing in).
+    """
+    rs = req.ruleset
+    if req.pao is None:
+        return 0
+    units = sum(h for i, h in best.yaku if i in rs.pao) // YAKUMAN_HAN if best.yakuman else 0
+    if units:
+        return 8000 * units
+    daiminkan = any(m.kind == "daiminkan" for m in req.melds)
+    if rs.pao_rinshan_daiminkan and ctx.rinshan and daiminkan:
+        return best.base
+    warnings.append(
+        f"pao {req.pao} ignored: no yakuman of {list(rs.pao)} in the hand"
+        + ("" if not rs.pao_rinshan_daiminkan else " and no rinshan after an open kan")
+    )
+    return 0
 
 
 def _alternatives(

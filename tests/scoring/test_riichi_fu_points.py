@@ -510,3 +510,42 @@ def test_nagashi_mangan_paid_as_mangan_tsumo() -> None:
     assert res["yaku"] == [{"id": "nagashi_mangan", "han": 5}]
     assert res["deltas"] == {"E": -4000, "S": 8000, "W": -2000, "N": -2000}
     assert res["announce"] == "2000-4000"
+
+
+def test_pao_rinshan_after_open_kan_switch() -> None:
+    # Rule (Ruleset.pao_rinshan_daiminkan): a rinshan win after an open kan is paid
+    # entirely by the kan's discarder, as if they had dealt in. Hand: rinshan + chun with
+    # 20+2 tsumo+8 open kan simple+8 closed chun+2 tanki = 40 fu, 2 han: 640 basic,
+    # ron value 640*4 = 2560 -> 2600 from the liable West.
+    kw: dict[str, Any] = {
+        "melds": (("daiminkan", "2222p", A),),
+        "flags": ("rinshan",),
+        "seat": "S",
+        "pao": "W",
+    }
+    on = {"base": "tenhou", "overrides": {"pao_rinshan_daiminkan": True}}
+    res = score("777z123m678s9s", "9s", "tsumo", ruleset=on, **kw)
+    assert (res["han"], res["fu"]) == (2, 40)
+    assert res["deltas"] == {"E": 0, "S": 2600, "W": -2600, "N": 0}
+    off = score("777z123m678s9s", "9s", "tsumo", **kw)  # tenhou: normal tsumo 700-1300
+    assert off["deltas"] == {"E": -1300, "S": 2700, "W": -700, "N": -700}
+    assert off["warnings"]
+
+
+@pytest.mark.parametrize(
+    ("value", "yaku", "points"),
+    [
+        P("han5", {"renhou": 5, "seat_wind_south": 1}, 12000, id="renhou han5 adds: 6 han"),
+        P("baiman", {"renhou": 8}, 16000, id="renhou baiman replaces a 1-han hand"),
+        P("mangan", {"renhou": 5}, 8000, id="renhou mangan replaces a 1-han hand"),
+    ],
+)
+def test_renhou_values(value: str, yaku: dict[str, int], points: int) -> None:
+    res = score(
+        "123m456p789s11z22z",
+        "2z",
+        flags=("renhou",),
+        ruleset={"base": "tenhou", "overrides": {"renhou": value}},
+    )
+    assert {y["id"]: y["han"] for y in res["yaku"]} == yaku
+    assert res["points"] == points
