@@ -182,6 +182,12 @@ def test_sigkill_while_writing_loses_no_committed_entry(
         print(f"table {table_id}: {len(acked[table_id])} acknowledged, {n} stored")
     second.kill()
 
+    # The servers' own output (waitress, Flask, our logging) never shows a token.
+    output = (tmp_path / "server.log").read_text(encoding="utf-8", errors="replace")
+    assert "serving on" in output.lower()
+    for _table_id, token in tables:
+        assert token not in output
+
     if db_url.startswith("sqlite"):
         path = db_url.removeprefix("sqlite:///")
         with sqlite3.connect(path) as conn:

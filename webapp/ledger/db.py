@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +102,7 @@ class LedgerStore:
         self._engine: Engine | None = None
         self._sessions: sessionmaker[Session] | None = None
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
 
     @property
     def backend(self) -> str:
@@ -132,8 +133,12 @@ class LedgerStore:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """One transaction: committed as a whole when the block ends, else rolled back."""
-        with self.sessions() as session, session.begin():
+        """One transaction: committed as a whole when the block ends, else rolled back.
+
+        On SQLite the writers of this process also queue on a lock: SQLite's own busy
+        handler retries by sleeping, which lets one writer starve behind the others."""
+        lock = self._write_lock if self.backend == "sqlite" else nullcontext()
+        with lock, self.sessions() as session, session.begin():
             session.connection(execution_options={"ledger_write": True})
             yield session
 
