@@ -535,11 +535,12 @@
 
   async function computeScore() {
     const body = $("#score-body");
+    const seq = ++state.seq;
     if (!state.hand.win) {
       body.replaceChildren(h("p", {class: "muted", text: t("need_win_tile")}));
+      app.dataset.scoreSeq = String(seq);
       return;
     }
-    const seq = ++state.seq;
     const req = scoreRequest();
     body.classList.add("busy");
     let resp, data;
