@@ -59,6 +59,11 @@ def group() -> Any:
 
 @bp.post("/recognize")
 def recognize() -> Any:
+    extra = (set(request.files) | set(request.form)) - {"photo"}
+    if extra:
+        raise RequestError(
+            f"unknown form fields {sorted(extra)}; send only 'photo'", code="unknown_field"
+        )
     upload = request.files.get("photo")
     if upload is None:
         raise RequestError(

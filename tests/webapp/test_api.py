@@ -259,19 +259,32 @@ def test_recognize_refuses_bad_uploads(
 
 
 def test_recognize_needs_the_photo_field(client: FlaskClient) -> None:
-    resp = client.post(
+    resp = client.post("/api/v1/recognize", data={}, content_type="multipart/form-data")
+    assert resp.status_code == 400
+    assert _error(resp)["code"] == "missing_photo"
+    wrong_name = client.post(
         "/api/v1/recognize",
         data={"picture": (io.BytesIO(image_bytes()), "p.jpg")},
         content_type="multipart/form-data",
     )
-    assert resp.status_code == 400
-    assert _error(resp)["code"] == "missing_photo"
+    assert wrong_name.status_code == 400
+    assert _error(wrong_name)["code"] == "unknown_field"
 
 
 def test_recognize_photo_sent_as_text_is_refused(client: FlaskClient) -> None:
     resp = client.post("/api/v1/recognize", data={"photo": "not a file"})
     assert resp.status_code == 400
     assert _error(resp)["code"] == "missing_photo"
+
+
+def test_recognize_refuses_unknown_form_fields(client: FlaskClient) -> None:
+    resp = client.post(
+        "/api/v1/recognize",
+        data={"photo": (io.BytesIO(image_bytes()), "p.jpg"), "ruleset": "tenhou"},
+        content_type="multipart/form-data",
+    )
+    assert resp.status_code == 400
+    assert _error(resp)["code"] == "unknown_field"
 
 
 def test_recognize_json_body_is_refused(client: FlaskClient) -> None:
