@@ -147,9 +147,7 @@ class Renderer:
         rz = self._ray_z()
         sky = rz > -0.02
         if sky.any():
-            grad = np.linspace(0.6, 1.1, self.cam.height, dtype=np.float32)[:, None, None]
-            wall = (room * 1.3 * grad).clip(0, 255).astype(np.uint8)
-            wall = np.broadcast_to(wall, img.shape)
+            wall = surfaces.room_clutter(self.rng, self.cam.width, self.cam.height, room)
             img[sky] = wall[sky]
         return img
 

@@ -342,6 +342,37 @@ def lay_standing_hand(
     return row.blocks
 
 
+def lay_loose_tiles(
+    rng: np.random.Generator, size: tuple[float, float, float], half: float, panel: float
+) -> list[Block]:
+    """Tiles pushed about at random angles, face up or down (between hands, while mixing)."""
+    W, H, D = size
+    pitch = float(np.hypot(W, H)) + 2
+    cx, cy = (
+        float(rng.uniform(-half * 0.5, half * 0.5)),
+        float(rng.uniform(-half * 0.1, half * 0.6)),
+    )
+    n = int(rng.integers(2, 7))
+    blocks = []
+    for gx in range(n):
+        for gy in range(int(rng.integers(1, 5))):
+            if rng.random() < 0.35:
+                continue
+            x = cx + (gx - n / 2) * pitch + float(rng.normal(0, 2))
+            y = cy + gy * pitch + float(rng.normal(0, 2))
+            if panel and abs(x) < panel + pitch / 2 and abs(y) < panel + pitch / 2:
+                continue
+            R = rot_z(float(rng.uniform(0, 360)))
+            face_down = bool(rng.random() < 0.3)
+            if face_down:
+                R = R @ _FLIP
+            tile = _random_tiles(rng, 1)[0]
+            blocks.append(
+                Block(R, np.array([x, y, D / 2]), size, tile, "loose", face_down=face_down)
+            )
+    return blocks
+
+
 def build_scene(hand: LaidHand, rng: np.random.Generator) -> Scene:
     """Lay out the whole table around a revealed hand."""
     W = float(rng.uniform(23.5, 28.5))
@@ -421,6 +452,8 @@ def build_scene(hand: LaidHand, rng: np.random.Generator) -> Scene:
             extra += lay_standing_hand(rng, size, -half + 30, int(rng.integers(4, 14)))
         _transform(extra, Rs, np.zeros(3))
         blocks += extra
+    if rng.random() < 0.2:
+        blocks += lay_loose_tiles(rng, size, half, panel)
     if panel:
         blocks.append(
             Block(

@@ -165,3 +165,38 @@ def phone_texture(rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         img[12:-12, 8:-8, :3] = np.array(rng.integers(60, 230, 3), np.uint8)
     return img
+
+
+def room_clutter(rng: np.random.Generator, width: int, height: int, base: np.ndarray) -> np.ndarray:
+    """What lies beyond the table, out of focus: a wall, shelves of books, furniture, people."""
+    w, h = max(16, width // 6), max(16, height // 6)
+    grad = np.linspace(0.6, 1.15, h, dtype=np.float32)[:, None, None]
+    img = np.ones((h, w, 3), np.float32) * base * 1.3 * grad
+    for _ in range(int(rng.integers(0, 5))):  # furniture, doors, windows
+        x0, y0 = int(rng.integers(0, w)), int(rng.integers(0, h))
+        x1, y1 = x0 + int(rng.integers(w // 10, w // 2)), y0 + int(rng.integers(h // 10, h))
+        img[y0:y1, x0:x1] = rng.integers(10, 250, 3)
+    if rng.random() < 0.4:  # a shelf of book spines
+        y0 = int(rng.integers(0, h // 2))
+        y1 = y0 + int(rng.integers(h // 8, h // 3))
+        x = 0
+        while x < w:
+            bw = int(rng.integers(1, max(2, w // 40)))
+            img[y0 + int(rng.integers(0, max(1, (y1 - y0) // 4))) : y1, x : x + bw] = rng.integers(
+                20, 250, 3
+            )
+            x += bw
+    if rng.random() < 0.3:  # a person across the table
+        cx, cy = int(rng.integers(0, w)), int(rng.integers(h // 3, h))
+        col = tuple(float(v) for v in rng.integers(10, 200, 3))
+        cv2.ellipse(img, (cx, cy + h // 3), (w // 5, h // 3), 0, 0, 360, col, -1)
+        skin = (
+            float(rng.integers(60, 180)),
+            float(rng.integers(100, 200)),
+            float(rng.integers(150, 235)),
+        )
+        cv2.circle(img, (cx, cy - h // 10), max(2, h // 9), skin, -1)
+    img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.8, 3.0)))
+    return cv2.resize(
+        np.clip(img, 0, 255).astype(np.uint8), (width, height), interpolation=cv2.INTER_LINEAR
+    )
