@@ -201,8 +201,10 @@ def test_create_refuses_bad_input(client: FlaskClient) -> None:
 
 
 def test_unknown_table_is_404(client: FlaskClient) -> None:
-    assert client.get("/api/v1/tables/nope").status_code == 404
-    assert client.get("/tables/nope").status_code == 404
+    assert client.get("/api/v1/tables/nope").get_json()["error"]["code"] == "table_not_found"
+    resp = client.get("/tables/nope")
+    assert resp.status_code == 404 and resp.mimetype == "text/html"
+    assert "No such table" in resp.get_data(as_text=True)
     resp = client.post("/api/v1/tables/nope/entries", json=DRAW, headers=_auth("x"))
     assert resp.status_code == 404
 

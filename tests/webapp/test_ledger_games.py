@@ -297,6 +297,8 @@ def test_whole_game(client: FlaskClient, ruleset: str) -> None:
     final = client.get(f"/api/v1/tables/{tid}").get_json()["scoreboard"]
     got = [(r["seat"], r["rank"], r["result"]) for r in final["standings"]]
     assert got == [(s, r, pytest.approx(v)) for s, r, v in standings]
+    page = client.get(f"/tables/{tid}").get_data(as_text=True)
+    assert "Game over" in page and "Final standings" in page
     # The game is over: the ledger refuses another hand and stores nothing.
     resp = client.post(
         f"/api/v1/tables/{tid}/entries", json=draw(), headers={"Authorization": f"Bearer {token}"}

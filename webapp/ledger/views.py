@@ -14,8 +14,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from scoring.errors import RequestError
+from scoring.errors import AgariError, RequestError
 from scoring.ruleset import resolve_ruleset
+from webapp.errors import status_of
 from webapp.ledger import repository as repo
 from webapp.ledger.db import LedgerStore
 from webapp.ledger.state import check_replays, public_view, scoreboard, win_from_score_request
@@ -39,6 +40,15 @@ def get_store() -> LedgerStore:
                 store = LedgerStore(current_app.config.get("LEDGER_DATABASE_URL"))
                 ext["agari.ledger"] = store
     return store
+
+
+@bp.errorhandler(AgariError)
+def _error(exc: AgariError) -> Any:
+    """JSON under /api/ (as everywhere in the app), a short page for the pages."""
+    status = status_of(exc)
+    if request.path.startswith("/api/"):
+        return jsonify({"error": exc.to_dict()}), status
+    return render_template("ledger/error.html", error=exc), status
 
 
 @bp.before_request
