@@ -169,6 +169,11 @@ SCHEMAS: dict[str, Any] = {
             "width": {"type": "integer"},
             "height": {"type": "integer"},
             "detections": {"type": "array", "items": _ref("Detection")},
+            "context": {
+                "type": "object",
+                "description": "score request fields (ruleset, win, winds, flags...) for the "
+                "score of each uncertain tile's candidates",
+            },
         },
         "required": ["width", "height", "detections"],
     },
@@ -178,6 +183,11 @@ SCHEMAS: dict[str, Any] = {
             "hand_tiles": {"type": "array", "items": {"type": "string"}},
             "hand": {"oneOf": [{"type": "object"}, {"type": "null"}]},
             "warnings": {"type": "array"},
+            "uncertain": {
+                "type": "array",
+                "description": "per uncertain tile: each candidate class with the hand's score",
+            },
+            "alternatives": {"type": "array", "description": "other groupings of the layout"},
         },
     },
     "RecognizeResponse": {
