@@ -149,7 +149,8 @@ def create() -> Any:
 @bp.post("/api/v1/overlays/<overlay_id>/publish")
 def publish(overlay_id: str) -> Any:
     if (request.content_length or 0) > current_app.config["OVERLAY_MAX_PAYLOAD"]:
-        raise AgariError("an overlay card is at most 64 KB", code="too_large")
+        limit = current_app.config["OVERLAY_MAX_PAYLOAD"] // 1024
+        raise AgariError(f"an overlay card is at most {limit} KB", code="too_large")
     body = json_body()
     unknown = set(body) - PUBLISH_FIELDS
     if unknown:
@@ -174,7 +175,8 @@ def page(overlay_id: str) -> Any:
 def events(overlay_id: str) -> Response:
     cfg = current_app.config
     the_hub = hub()
-    the_hub.wait(overlay_id, -1, 0)  # unknown ids fail here, as JSON, before streaming
+    if not the_hub.exists(overlay_id):  # as JSON, before any stream starts
+        raise AgariError(f"no overlay {overlay_id!r}", code="unknown_overlay")
     the_hub.acquire_stream()
     stream = _EventStream(
         the_hub,
