@@ -4,9 +4,9 @@
 
 Scenes come from the synthetic generator (``datasets.synth.render_sample``) with a seed that
 training does not use, or from a folder of its truth JSON (``--truth DIR``, e.g. the held-out
-set ``/work/data/synth_holdout``). Only scenes whose whole hand is labelled
-(``hand_fully_visible``) count. Each scene's labelled tiles become ``group`` detections (the
-detector's class, its box, confidence 1, no sideways flag: the grouping judges it).
+set ``/work/data/synth_holdout``). Only scenes whose whole hand (``hand_fully_visible``) and
+every indicator are labelled count. Each scene's labelled tiles become ``group`` detections
+(the detector's class, its box, confidence 1, no sideways flag: the grouping judges it).
 
 Figures:
 
@@ -45,6 +45,17 @@ def detections_of(truth: dict[str, Any]) -> list[Detection]:
         name = "x" if t["class"] == "back" else t["class"]
         out.append(Detection(name, tuple(float(v) for v in t["box"]), 1.0))
     return out
+
+
+def indicators_visible(truth: dict[str, Any]) -> bool:
+    """Whether every dora and ura indicator of the truth is labelled (seen) in the photo."""
+    seen = Counter(
+        t["role"] for t in truth["tiles"] if t["labelled"] and t["role"] in ("dora", "ura")
+    )
+    hand = truth["hand"]
+    return seen["dora"] == len(hand["dora_indicators"]) and seen["ura"] == len(
+        hand["ura_indicators"]
+    )
 
 
 def damage(dets: list[Detection], rng: np.random.Generator) -> list[Detection]:
@@ -108,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
-    n = exact = skipped = 0
+    n = exact = skipped = flagged = 0
     wrong_damaged = silent = 0
     codes: Counter[str] = Counter()
     per_view: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -117,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     grouping_time = 0.0
     for name, truth in scenes(args):
-        if not truth.get("hand_fully_visible", True):
+        if not truth.get("hand_fully_visible", True) or not indicators_visible(truth):
             skipped += 1
             continue
         n += 1
@@ -131,9 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         if same_hand(result.hand(), want):
             exact += 1
             per_view[view][0] += 1
+            flagged += bool(result.warnings)
         elif len(failures) < args.show:
             failures.append(
-                f"{name}: want {want}\n   got {result.hand()}\n   warnings "
+                f"{name} ({view}{', standing' if truth.get('upright_hand') else ''}): "
+                f"want {want}\n   got {result.hand()}\n   warnings "
                 f"{[w.code for w in result.warnings]}"
             )
         damaged = group_detections(damage(dets, rng), width=truth["width"], height=truth["height"])
@@ -147,8 +160,12 @@ def main(argv: list[str] | None = None) -> int:
                     silent_examples.append(f"{name}: want {want}\n   got {damaged.hand()}")
     elapsed = time.perf_counter() - t0
     print(f"# bench_grouping  {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  {platform.node()}")
-    print(f"scenes: {n} with the whole hand labelled ({skipped} skipped), seed {args.seed}")
+    print(
+        f"scenes: {n} with the whole hand and every indicator labelled ({skipped} skipped), "
+        f"seed {args.seed}"
+    )
     print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
+    print(f"  correct hands that still carry a warning: {flagged}/{exact}")
     views = ", ".join(f"{v} {a}/{b}" for v, (a, b) in sorted(per_view.items()))
     print(f"  by camera view: {views}")
     print(

@@ -76,9 +76,9 @@ SIDEWAYS_FACTOR = 1.33
 SIDEWAYS_LIMITS = (1.2, 1.5)
 #: A sideways tile's length along the row, in upright widths (tiles are about 26 x 35 mm).
 SIDEWAYS_LENGTH = 1.34
-#: The face's across extent changes by more than this factor where standing tiles meet
-#: flat ones (a sideways tile is only ~0.75 of an upright one).
-STANDING_STEP = 1.55
+#: The face's across extent changes by more than this factor, at a gap, where standing
+#: tiles meet flat ones.
+STANDING_STEP = 1.25
 #: A sideways tile's depth in the photo, in upright depths (0.75 for the face; the tile's
 #: side seen in oblique photos adds to both).
 SIDEWAYS_DEPTH = 0.8
@@ -418,7 +418,7 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
     conditioned = is_well_conditioned(direction)
     judged = np.zeros(len(pos), dtype=bool)
     margin = np.zeros(len(pos))
-    for part in _sections(across):
+    for part in _sections(across, pos):
         if len(part) >= 3:
             rel_part = _relative_log_ratio(np.log(along / across)[part], pos[part])
             initial = rel_part > math.log(_sideways_threshold(rel_part))
@@ -467,18 +467,23 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
     )
 
 
-def _sections(across: np.ndarray) -> list[np.ndarray]:
+def _sections(across: np.ndarray, pos: np.ndarray) -> list[np.ndarray]:
     """The row cut where tiles change from standing to lying (automatic tables: the
-    concealed tiles stand, the winning tile and melds lie flat): the across extent of the
-    face steps there by far more than between upright and sideways tiles."""
+    concealed tiles stand, the winning tile, set apart by a gap, and the melds lie flat):
+    at a gap, the across extent of the face steps there by more than
+    :data:`STANDING_STEP`."""
     n = len(across)
     whole = [np.arange(n)]
     if n < 6:
         return whole
     la = np.log(across)
+    pitch = float(np.median(np.diff(pos)))
     best_k, best = 0, 0.0
     for k in range(2, n - 1):
-        diff = abs(float(np.median(la[:k]) - np.median(la[k:])))
+        if (pos[k] - pos[k - 1]) / pitch < 1.0 + GAP:
+            continue
+        left, right = la[:k], la[k:]
+        diff = abs(float(np.median(left) - np.median(right)))
         if diff > best:
             best_k, best = k, diff
     if best < math.log(STANDING_STEP):
@@ -1031,21 +1036,27 @@ def _normalise(dets: Sequence[Detection]) -> list[Detection]:
     return [replace(d, tile=FACE_DOWN) if d.tile in FACE_DOWN_NAMES else d for d in dets]
 
 
-def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[Row]:
-    """Rows that may hold the hand: those of 13-18 tiles, mostly face up, else the most
-    hand-like one. ``rows`` must not be empty."""
+def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[list[int]]:
+    """Rows that may hold the hand, each joined with its colinear pieces (a wide gap before
+    the melds, tiles taken by a crossing line): those of 13-18 tiles, mostly face up, else
+    the most hand-like one. ``rows`` must not be empty."""
     sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
 
-    def key(row: Row) -> tuple[float, float]:
-        n = len(row)
-        down = sum(dets[i].face_down for i in row.members)
+    def key(members: list[int]) -> tuple[float, float]:
+        n = len(members)
+        down = sum(dets[i].face_down for i in members)
         miss = max(HAND_SIZE[0] - n, n - HAND_SIZE[1], 0)
         if down > n / 2:
             miss += 20  # a wall or the backs of a standing hand
-        return (min(miss, 30), -float(np.median(sizes[list(row.members)])))
+        return (min(miss, 30), -float(np.median(sizes[members])))
 
-    ranked = sorted(rows, key=key)
-    return [r for r in ranked[:HAND_ROW_TRIES] if key(r)[0] <= 2] or ranked[:1]
+    joined: dict[frozenset[int], list[int]] = {}
+    for row in rows:
+        if len(row) >= 3 and sum(not dets[i].face_down for i in row.members) >= 2:
+            members = _merge_colinear(row, rows, dets)
+            joined.setdefault(frozenset(members), members)
+    ranked = sorted(joined.values(), key=key) or [list(max(rows, key=len).members)]
+    return [m for m in ranked[:HAND_ROW_TRIES] if key(m)[0] <= 2] or ranked[:1]
 
 
 def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) -> list[int]:
@@ -1140,15 +1151,13 @@ def _attach_stacks(
 
 
 def _read_row(
-    hand_row: Row,
-    rows: Sequence[Row],
+    members: list[int],
     dets: Sequence[Detection],
     kept: Sequence[int],
     names: tuple[str, ...],
 ) -> tuple[list[Grouping], RowGeometry, list[GroupingWarning]]:
     """Every reading of one row as the hand (both directions), its geometry and doubts."""
     warnings: list[GroupingWarning] = []
-    members = _merge_colinear(hand_row, rows, dets)
     geo = _row_geometry(members, dets)
     if not geo.conditioned and any(dets[i].sideways is None for i in members):
         warnings.append(
@@ -1245,10 +1254,11 @@ def group_detections(
     ]
     sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
     read: list[tuple[float, list[Grouping], RowGeometry, list[GroupingWarning]]] = []
-    biggest = max(float(np.median(sizes[list(r.members)])) for r in _hand_rows(rows, dets))
-    for row in _hand_rows(rows, dets):
-        cands, geo, row_warnings = _read_row(row, rows, dets, kept, names)
-        size = float(np.median(sizes[list(row.members)]))
+    hand_rows = _hand_rows(rows, dets)
+    biggest = max(float(np.median(sizes[m])) for m in hand_rows)
+    for members in hand_rows:
+        cands, geo, row_warnings = _read_row(members, dets, kept, names)
+        size = float(np.median(sizes[members]))
         # The hand is the row that reads best as a hand; nearer (larger) rows break ties.
         score = min(g.penalty for g in cands) + P_FAR * math.log(biggest / size)
         read.append((score, cands, geo, row_warnings))
