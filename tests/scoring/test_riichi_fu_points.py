@@ -549,3 +549,70 @@ def test_renhou_values(value: str, yaku: dict[str, int], points: int) -> None:
     )
     assert {y["id"]: y["han"] for y in res["yaku"]} == yaku
     assert res["points"] == points
+
+
+def test_triple_ron_paid_under_triple_rule() -> None:
+    wins = [*_two_rons(), request("123m567m678s99s34p", "2p", seat="S")]
+    res = _settle("mahjong-soul", wins)  # multi_ron = "triple"
+    assert [r["seat"] for r in res["results"]] == ["E", "S", "W"]
+    # East: 1500 + 300 honba + 1000 stick; South (pinfu 1000) and West (1300) plain.
+    assert res["deltas"] == {"E": 2800, "S": 1000, "W": 1300, "N": -4100}
+
+
+def test_settle_single_tsumo_keeps_table_state() -> None:
+    win = request("123m567m345p678s9s", "9s", "tsumo", flags=("riichi",))
+    for k in ("ruleset", "honba", "riichi_sticks", "discarder"):
+        win.pop(k, None)
+    res = api.settle({"ruleset": "tenhou", "honba": 2, "riichi_sticks": 1, "wins": [win]})
+    # riichi + tsumo, 20+2+2 tanki=24->30 fu, 2 han: 480 basic -> 500-1000, +200 each honba.
+    assert res["results"][0]["announce"] == "500-1000 + 2 honba = 700-1200"
+    assert res["deltas"] == {"E": -1200, "S": 3600, "W": -700, "N": -700}
+
+
+KAN_HAND = ("123m567m678s9s", "9s")
+KAN_MELDS = (("ankan", "2222p", None),)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "dora", "ura", "expected"),
+    [
+        P(
+            {},
+            ("1p", "8s"),
+            ("1p", "8s"),
+            {"dora": 6, "ura_dora": 6},
+            id="kan dora and kan ura: 2p x4 + 9s x2 each",
+        ),
+        P(
+            {"kan_ura_dora": False},
+            ("1p", "8s"),
+            ("1p", "8s"),
+            {"dora": 6, "ura_dora": 4},
+            id="no kan ura: only the first ura indicator",
+        ),
+        P(
+            {"kan_dora": False, "kan_ura_dora": False},
+            ("8s", "1p"),
+            ("8s",),
+            {"dora": 2, "ura_dora": 2},
+            id="no kan dora: only the first indicator (9s x2)",
+        ),
+        P({"dora": False}, ("1p",), (), {}, id="dora switched off"),
+    ],
+)
+def test_dora_switches(
+    overrides: dict[str, Any],
+    dora: tuple[str, ...],
+    ura: tuple[str, ...],
+    expected: dict[str, int],
+) -> None:
+    res = score(
+        *KAN_HAND,
+        melds=KAN_MELDS,
+        flags=RIICHI,
+        dora=dora,
+        ura=ura,
+        ruleset={"base": "tenhou", "overrides": overrides},
+    )
+    got = {y["id"]: y["han"] for y in res["yaku"] if y["id"] in ("dora", "ura_dora")}
+    assert got == expected
