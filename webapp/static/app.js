@@ -490,6 +490,7 @@
       flags: fd.getAll("flags"),
       honba: Math.max(0, parseInt(fd.get("honba"), 10) || 0),
       riichi_sticks: Math.max(0, parseInt(fd.get("riichi_sticks"), 10) || 0),
+      pao: fd.get("pao") || null,
     };
   }
 
@@ -524,6 +525,7 @@
       flags: S.flags, honba: S.honba, riichi_sticks: S.riichi_sticks,
     };
     if (S.win === "ron") req.discarder = S.discarder;
+    if (S.pao) req.pao = S.pao;
     return req;
   }
 
