@@ -276,3 +276,11 @@ def test_every_ledger_route_is_in_the_openapi_document(app: Flask, client: Flask
     }
     assert routes and routes <= documented
     assert doc["components"]["securitySchemes"]["tableToken"]["scheme"] == "bearer"
+
+
+def test_an_oversized_entry_is_refused(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    huge = {**DRAW, "note": "x" * 70_000}
+    resp = client.post(f"/api/v1/tables/{tid}/entries", json=huge, headers=_auth(token))
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (413, "too_large")
+    assert client.get(f"/api/v1/tables/{tid}").get_json()["entries"] == []

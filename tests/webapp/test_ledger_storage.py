@@ -218,3 +218,14 @@ def test_url_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(AgariError) as info:
         resolve_url("::not a url::secretpw")
     assert "secretpw" not in info.value.message
+
+
+def test_a_table_is_capped(store: LedgerStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(repo, "MAX_ENTRIES", 2)
+    table, token = _new(store)
+    for _ in range(2):
+        repo.append_entry(store, table.id, token, {"kind": "test"})
+    with pytest.raises(AgariError) as info:
+        repo.append_entry(store, table.id, token, {"kind": "test"})
+    assert info.value.code == "table_full"
+    assert len(repo.get_table(store, table.id).entries) == 2

@@ -29,6 +29,8 @@ SEATS = ("E", "S", "W", "N")
 #: store it (no password stretching needed for a secret that was never human-chosen).
 TOKEN_BYTES = 32
 TABLE_ID_BYTES = 9  # 12 URL-safe characters: public, but not enumerable
+#: A hanchan is some 10-30 hands; the cap bounds what one table costs to replay on a read.
+MAX_ENTRIES = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +247,10 @@ def append_entry(
             table = _locked_table(session, table_id, token)
             entries = _entries(session, table_id)
             _check_revision(expected_revision, table)
+            if len(entries) >= MAX_ENTRIES:
+                raise _error(
+                    RequestError, f"a table holds at most {MAX_ENTRIES} entries", "table_full", 409
+                )
             after = _snapshot(table, entries).with_entry(data)
             if check is not None:
                 check(after)

@@ -72,7 +72,15 @@ def presented_token() -> str | None:
     return None
 
 
+#: An entry is a few hundred bytes (a score request about 1 KB): far more is not a hand.
+MAX_ENTRY_BYTES = 64 * 1024
+
+
 def _json_object() -> dict[str, Any]:
+    if (request.content_length or 0) > MAX_ENTRY_BYTES:
+        exc = RequestError(f"the body is over {MAX_ENTRY_BYTES} bytes", code="too_large")
+        exc.http_status = 413
+        raise exc
     try:
         body = json.loads(request.get_data(cache=True) or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError):
