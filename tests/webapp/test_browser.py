@@ -302,3 +302,27 @@ def test_home_page_and_language_switch(browser: Any, server: LiveServer) -> None
     names = page.inner_text("#score-body .yaku")
     assert "핑후" in names and "탕야오" in names
     phone.close()
+
+
+def test_tile_notation_helpers_round_trip_in_the_browser(browser: Any, server: LiveServer) -> None:
+    """tiles.js parses and prints MPSZ like scoring.notation does (every tile, red fives)."""
+    page = browser.new_page()
+    page.goto(server.url + "/hand")
+    result = page.evaluate(
+        """() => {
+          const T = window.AgariTiles;
+          const all = T.all();
+          const bad = [];
+          for (const s of ["5", "9z", "1x", "m", "12q"]) {
+            try { T.parse(s); bad.push(s + " parsed"); } catch (e) { /* refused */ }
+          }
+          return {count: all.length, packed: T.pack(all), again: T.pack(T.parse(T.pack(all))),
+                  example: T.parse("234m406p11z"), bad: bad};
+        }"""
+    )
+    page.close()
+    assert result["count"] == 37
+    assert result["packed"] == "1234506789m1234506789p1234506789s1234567z"
+    assert result["again"] == result["packed"]
+    assert result["example"] == ["2m", "3m", "4m", "4p", "0p", "6p", "1z", "1z"]
+    assert result["bad"] == []
