@@ -98,6 +98,7 @@ def test_no_write_without_the_token(
 
     resp = client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=headers)
     assert (resp.status_code, resp.get_json()["error"]["code"]) == (status, code)
+    assert ("WWW-Authenticate" in resp.headers) == (status == 401)
     resp = client.delete(f"/api/v1/tables/{tid}/entries/1", headers=headers)
     assert (resp.status_code, resp.get_json()["error"]["code"]) == (status, code)
     resp = client.post(f"/api/v1/tables/{tid}/token-check", headers=headers)

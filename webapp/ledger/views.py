@@ -46,9 +46,11 @@ def get_store() -> LedgerStore:
 def _error(exc: AgariError) -> Any:
     """JSON under /api/ (as everywhere in the app), a short page for the pages."""
     status = status_of(exc)
+    # 401 says how to authenticate (RFC 9110); the realm names what the token opens.
+    headers = {"WWW-Authenticate": 'Bearer realm="agari table"'} if status == 401 else {}
     if request.path.startswith("/api/"):
-        return jsonify({"error": exc.to_dict()}), status
-    return render_template("ledger/error.html", error=exc), status
+        return jsonify({"error": exc.to_dict()}), status, headers
+    return render_template("ledger/error.html", error=exc), status, headers
 
 
 @bp.before_request
