@@ -588,9 +588,10 @@
     } catch (e) { /* the candidates keep their earlier scores */ }
   }
 
-  function phrase(score, req) {
+  // What the winner says at the table; `withHead` adds the limit or han and fu in front.
+  function phrase(score, req, withHead = true) {
     const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : null;
-    const head = lim ? lim + " — " : (score.han ? t("han_fu", {han: score.han, fu: score.fu}) + " — " : "");
+    const head = !withHead ? "" : lim ? lim + " — " : (score.han ? t("han_fu", {han: score.han, fu: score.fu}) + " — " : "");
     if (req.win === "ron") return head + t("phrase_ron", {points: score.points});
     const pays = SEATS.filter((s) => s !== req.seat_wind).map((s) => -(score.deltas || {})[s] || 0);
     const honbaEach = 100 * (req.honba || 0);
@@ -675,7 +676,7 @@
     if (!o || !score) return;
     const resp = await fetch(`/api/v1/overlays/${encodeURIComponent(o.id)}/publish`, {
       method: "POST", headers: {"Content-Type": "application/json", "Authorization": "Bearer " + o.token},
-      body: JSON.stringify({hand: req, score: score, title: phrase(score, req)}),
+      body: JSON.stringify({hand: req, score: score, title: phrase(score, req, false)}),
     });
     const status = $("#overlay-status");
     if (resp.ok) { status.textContent = t("overlay_sent"); status.dataset.version = (await resp.json()).version; }
