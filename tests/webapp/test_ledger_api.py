@@ -285,3 +285,62 @@ def test_an_oversized_entry_is_refused(client: FlaskClient) -> None:
     resp = client.post(f"/api/v1/tables/{tid}/entries", json=huge, headers=_auth(token))
     assert (resp.status_code, resp.get_json()["error"]["code"]) == (413, "too_large")
     assert client.get(f"/api/v1/tables/{tid}").get_json()["entries"] == []
+
+
+#: Pinfu, tanyao, iipeikou and two dora: a dealer mangan (12000) by ron.
+DEALER_MANGAN = {
+    "ruleset": "tenhou",  # the page's ruleset: the table's own (m-league) replaces it
+    "closed": "223344m567p66s78s",
+    "win_tile": "6s",
+    "win": "ron",
+    "seat_wind": "E",
+    "discarder": "S",
+    "round_wind": "S",  # wrong for the table (East round): the table's replaces it
+    "honba": 5,
+    "dora_indicators": ["1m"],
+    "flags": [],
+}
+
+
+def test_a_win_from_a_result_page_maps_seat_winds_to_players(client: FlaskClient) -> None:
+    tid, token = _create(client)
+    first = {"result": "win", "winner": "N", "from": "W", "points": 1000}
+    client.post(f"/api/v1/tables/{tid}/entries", json=first, headers=_auth(token))
+    # East 2: S deals, so seat wind E is player S, seat wind S is player W, N is player E.
+    resp = client.post(
+        f"/api/v1/tables/{tid}/wins",
+        json={"request": DEALER_MANGAN, "riichi": ["N"]},
+        headers=_auth(token),
+    )
+    assert resp.status_code == 201, resp.get_json()
+    body = resp.get_json()
+    entry = body["entries"][-1]["entry"]
+    assert (entry["winner"], entry["from"], entry["riichi"]) == ("S", "W", ["E"])
+    assert not {"ruleset", "round_wind", "honba", "win"} & set(entry["request"])
+    # E's riichi stick goes to the winner with the dealer mangan; no honba at E2-0.
+    assert body["scoreboard"]["scores"] == {"E": 24000, "S": 38000, "W": 12000, "N": 26000}
+    assert body["scoreboard"]["round"] == "E2" and body["scoreboard"]["honba"] == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        pytest.param({"request": {**DEALER_MANGAN, "seat_wind": "X"}}, "bad_seat", id="seat"),
+        pytest.param({"requests": []}, "missing_field", id="no_request"),
+        pytest.param({"request": DEALER_MANGAN, "colour": 1}, "unknown_field", id="unknown"),
+        pytest.param(
+            {"requests": [DEALER_MANGAN, {**DEALER_MANGAN, "win": "tsumo", "seat_wind": "W"}]},
+            "bad_request",
+            id="ron_and_tsumo",
+        ),
+    ],
+)
+def test_a_bad_win_from_a_result_page_is_refused(
+    client: FlaskClient, body: dict[str, Any], code: str
+) -> None:
+    tid, token = _create(client)
+    resp = client.post(f"/api/v1/tables/{tid}/wins", json=body, headers=_auth(token))
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (400, code)
+    resp = client.post(f"/api/v1/tables/{tid}/wins", json={"request": DEALER_MANGAN})
+    assert resp.status_code == 401
+    assert client.get(f"/api/v1/tables/{tid}").get_json()["revision"] == 0
