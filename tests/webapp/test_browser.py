@@ -278,6 +278,9 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     mobile.set_input_files("#upload-input", str(EXAMPLE))
     mobile.wait_for_selector("#result:not([hidden])", timeout=60_000)
     _shot(mobile, "phone-photo-result")
+    mobile.click("#photo-zoom")  # the photo at 2.5x, scrolled sideways, boxes still on it
+    assert "zoomed" in (mobile.locator("#photo-wrap").get_attribute("class") or "")
+    _shot(mobile, "phone-photo-zoomed")
     phone.close()
     desktop.close()
     assert errors == []

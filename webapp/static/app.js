@@ -714,6 +714,10 @@
       renderHand();
     });
     $("#palette-remove").addEventListener("click", () => { if (state.selected) { removeAt(state.selected); state.selected = null; renderHand(); scheduleScore(); } });
+    $("#photo-zoom").addEventListener("click", (ev) => {
+      const zoomed = $("#photo-wrap").classList.toggle("zoomed");
+      ev.currentTarget.setAttribute("aria-pressed", String(zoomed));
+    });
     $("#palette-make-win").addEventListener("click", () => regroup("win"));
     $("#palette-to-meld").addEventListener("click", () => regroup("meld"));
     $("#palette-to-closed").addEventListener("click", () => regroup("closed"));
