@@ -344,3 +344,23 @@ def test_a_bad_win_from_a_result_page_is_refused(
     resp = client.post(f"/api/v1/tables/{tid}/wins", json={"request": DEALER_MANGAN})
     assert resp.status_code == 401
     assert client.get(f"/api/v1/tables/{tid}").get_json()["revision"] == 0
+
+
+def test_a_stored_entry_the_replay_refuses_shows_as_an_error(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A table stays readable if a later engine disagrees with something stored: the
+    scoreboard carries the replay's error instead of failing the page."""
+    from webapp.ledger import repository as repo
+    from webapp.ledger.views import get_store
+
+    tid, token = _create(client)
+    with app.app_context():
+        repo.append_entry(get_store(), tid, token, {"result": "draw", "tenpai": ["X"]})
+    body = client.get(f"/api/v1/tables/{tid}").get_json()
+    assert body["scoreboard"]["error"]["code"] == "illegal_hand"
+    page = client.get(f"/tables/{tid}")
+    assert page.status_code == 200 and "illegal_hand" in page.get_data(as_text=True)
+    # Undo takes the bad entry away and the table replays again.
+    client.delete(f"/api/v1/tables/{tid}/entries/1", headers=_auth(token))
+    assert "error" not in client.get(f"/api/v1/tables/{tid}").get_json()["scoreboard"]

@@ -168,13 +168,17 @@ def test_unknown_table_and_bad_players(store: LedgerStore) -> None:
 
 
 def test_concurrent_writers_get_distinct_gapless_numbers(store: LedgerStore) -> None:
+    """Four writers on two stores (two engines, as two app servers would have) append to
+    one table at once: every entry gets its own number, none is lost."""
     table, token = _new(store)
+    other = LedgerStore(store.url)
     errors: list[BaseException] = []
 
     def writer(w: int) -> None:
+        via = store if w % 2 else other
         try:
             for i in range(10):
-                repo.append_entry(store, table.id, token, {"kind": "test", "w": w, "i": i})
+                repo.append_entry(via, table.id, token, {"kind": "test", "w": w, "i": i})
         except BaseException as exc:  # reported below, with the failing thread's error
             errors.append(exc)
 
@@ -183,6 +187,7 @@ def test_concurrent_writers_get_distinct_gapless_numbers(store: LedgerStore) -> 
         t.start()
     for t in threads:
         t.join()
+    other.dispose()
     assert errors == []
     got = repo.get_table(store, table.id)
     assert [e.seq for e in got.entries] == list(range(1, 41))
