@@ -93,53 +93,75 @@ def apply_camera(img: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
 
 
 def hand_and_sleeve(img: np.ndarray, ids: np.ndarray, rng: np.random.Generator) -> None:
-    """A player's hand and sleeve reaching in from an image edge (occludes what it covers)."""
+    """A player's hand and sleeve reaching in from an image edge (occludes what it covers).
+
+    Drawn as soft-edged layers lit from one side, so it reads as a rounded arm, not a sticker.
+    """
     h, w = img.shape[:2]
     side = int(rng.integers(4))
     t = float(rng.uniform(0.1, 0.9))
-    entry = [(t * w, h + 5), (w + 5, t * h), (t * w, -5), (-5, t * h)][side]
+    entry = np.array([(t * w, h + 5), (w + 5, t * h), (t * w, -5), (-5, t * h)][side], np.float32)
     inward = np.array([(0, -1), (-1, 0), (0, 1), (1, 0)][side], np.float32)
     inward = inward + rng.normal(0, 0.3, 2).astype(np.float32)
     inward /= np.linalg.norm(inward)
-    reach = float(rng.uniform(0.15, 0.35)) * min(w, h)
-    width = float(rng.uniform(0.07, 0.13)) * min(w, h)
-    normal = np.array([-inward[1], inward[0]])
-    e = np.array(entry, np.float32)
-    tip = e + inward * reach
-    skin = np.array(
-        ((150, 180, 225), (110, 150, 200), (70, 100, 150), (175, 200, 235))[int(rng.integers(4))],
-        float,
+    reach = float(rng.uniform(0.18, 0.4)) * min(w, h)
+    width = float(rng.uniform(0.08, 0.14)) * min(w, h)
+    normal = np.array([-inward[1], inward[0]], np.float32)
+    skins = ((150, 180, 225), (110, 150, 200), (70, 100, 150), (175, 200, 235), (120, 160, 210))
+    skin = np.array(skins[int(rng.integers(len(skins)))], np.float32)
+    sleeve = np.array(rng.integers(10, 230, 3), np.float32)
+    wrist = entry + inward * reach * 0.6
+    tip = entry + inward * reach
+    # the layers are drawn in a box around the arm only
+    far = tip + inward * reach * 0.25
+    pts = np.array(
+        [entry + normal * width, entry - normal * width, far + normal * width, far - normal * width]
     )
-    sleeve = np.array(rng.integers(10, 230, 3), float)
-    wrist = e + inward * reach * 0.55
-    arm = np.array(
-        [
-            e + normal * width * 0.7,
-            e - normal * width * 0.7,
-            wrist - normal * width * 0.6,
-            wrist + normal * width * 0.6,
-        ],
-        np.float32,
-    )
-    cv2.fillConvexPoly(img, np.round(arm).astype(np.int32), tuple(sleeve), cv2.LINE_AA)
-    cv2.fillConvexPoly(ids, np.round(arm).astype(np.int32), 0)
-    centre = (wrist + tip) / 2
-    axes = (int(reach * 0.28), int(width * 0.55))
-    ang = float(np.degrees(np.arctan2(inward[1], inward[0])))
-    c = (int(centre[0]), int(centre[1]))
-    cv2.ellipse(img, c, axes, ang, 0, 360, tuple(skin), -1, cv2.LINE_AA)
-    cv2.ellipse(ids, c, axes, ang, 0, 360, 0, -1)
-    for k in range(4):  # fingers
-        off = normal * width * (0.36 - 0.24 * k)
-        p0 = tip - inward * reach * 0.15 + off
-        p1 = tip + inward * reach * float(rng.uniform(0.02, 0.12)) + off
-        th = max(2, int(width * 0.16))
-        cv2.line(
-            img,
-            tuple(int(v) for v in p0),
-            tuple(int(v) for v in p1),
-            tuple(skin * 0.95),
-            th,
-            cv2.LINE_AA,
+    x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - 4, 0)
+    x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 4, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return
+    off = np.array([x0, y0], np.float32)
+    sw, sh = x1 - x0, y1 - y0
+    sleeve_m = np.zeros((sh, sw), np.uint8)
+    hand_m = np.zeros((sh, sw), np.uint8)
+    arm = (
+        np.array(
+            [
+                entry + normal * width * 0.75,
+                entry - normal * width * 0.75,
+                wrist - normal * width * 0.6,
+                wrist + normal * width * 0.6,
+            ]
         )
-        cv2.line(ids, tuple(int(v) for v in p0), tuple(int(v) for v in p1), 0, th)
+        - off
+    )
+    cv2.fillConvexPoly(sleeve_m, np.round(arm).astype(np.int32), 255, cv2.LINE_AA)
+    palm = (wrist + tip) / 2 - inward * reach * 0.05 - off
+    axes = (max(2, int(reach * 0.25)), max(2, int(width * 0.5)))
+    ang = float(np.degrees(np.arctan2(inward[1], inward[0])))
+    cv2.ellipse(hand_m, (int(palm[0]), int(palm[1])), axes, ang, 0, 360, 255, -1, cv2.LINE_AA)
+    th = max(2, int(width * 0.17))
+    curl = float(rng.uniform(0.0, 0.12))
+    for k in range(4):  # fingers, the middle ones longest
+        o = normal * width * (0.36 - 0.24 * k)
+        length = (0.16, 0.2, 0.19, 0.14)[k] - curl
+        p0 = tip - inward * reach * 0.12 + o - off
+        p1 = tip + inward * reach * length + o - off
+        cv2.line(hand_m, tuple(int(v) for v in p0), tuple(int(v) for v in p1), 255, th, cv2.LINE_AA)
+    thumb0 = wrist + normal * width * 0.45 - off
+    thumb1 = wrist + normal * width * 0.85 + inward * reach * 0.2 - off
+    cv2.line(
+        hand_m, tuple(int(v) for v in thumb0), tuple(int(v) for v in thumb1), 255, th, cv2.LINE_AA
+    )
+    # light falls across the arm: brighter on one flank
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    across = ((xx + x0 - entry[0]) * normal[0] + (yy + y0 - entry[1]) * normal[1]) / width
+    light = (1.0 + 0.25 * float(rng.choice([-1, 1])) * np.clip(across, -1, 1)).astype(np.float32)
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    for mask, colour in ((sleeve_m, sleeve), (hand_m, skin)):
+        soft = cv2.GaussianBlur(mask, (0, 0), max(0.8, width / 60)).astype(np.float32) / 255
+        layer = colour[None, None, :] * light[:, :, None]
+        roi = roi * (1 - soft[:, :, None]) + layer * soft[:, :, None]
+        ids[y0:y1, x0:x1][soft > 0.5] = 0
+    img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
