@@ -37,12 +37,14 @@ def _pg_bin() -> Path | None:
 
 def _install_postgres() -> None:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-q"], check=False, env=env, timeout=300)
+    # pytest-xdist workers may get here together: the second waits for dpkg's lock.
+    wait = ["-o", "DPkg::Lock::Timeout=600"]
+    subprocess.run(["apt-get", *wait, "update", "-q"], check=False, env=env, timeout=600)
     subprocess.run(
-        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "postgresql"],
+        ["apt-get", *wait, "install", "-y", "-q", "--no-install-recommends", "postgresql"],
         check=True,
         env=env,
-        timeout=600,
+        timeout=900,
     )
 
 
