@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from scoring.errors import NoYakuError
+from scoring.yaku import REGISTRY
 from tests.scoring.riichi_builders import score, yaku_of
 
 P = pytest.param
@@ -151,6 +152,36 @@ YAKU_CASES = [
         40,
         1300,
         id="seat wind north",
+    ),
+    P(
+        "333z123m456p789s5s",
+        "5s",
+        {"seat": "W"},
+        {"seat_wind_west": 1},
+        1,
+        40,
+        1300,
+        id="seat wind west",
+    ),
+    P(
+        "222z123m456p789s5s",
+        "5s",
+        {"seat": "E", "round_wind": "S"},
+        {"round_wind_south": 1},
+        1,
+        40,
+        2000,
+        id="round wind south, dealer: 1920->2000",
+    ),
+    P(
+        "444z123m456p789s5s",
+        "5s",
+        {"round_wind": "N"},
+        {"round_wind_north": 1},
+        1,
+        40,
+        1300,
+        id="round wind north",
     ),
     P(
         "333z123m456p789s5s",
@@ -590,3 +621,10 @@ def test_ura_without_riichi_is_ignored_with_warning() -> None:
     res = score("555z123m456p789s5p", "5p", ura=("4p",))
     assert "ura_dora" not in yaku_of(res)
     assert res["warnings"]
+
+
+def test_every_registered_yaku_has_a_hand_written_case() -> None:
+    covered: set[str] = set()
+    for case in YAKU_CASES + YAKUMAN_CASES:
+        covered |= set(case.values[3])
+    assert {d.id for d in REGISTRY} <= covered
