@@ -304,6 +304,24 @@ def test_home_page_and_language_switch(browser: Any, server: LiveServer) -> None
     page.wait_for_selector("#score-body [data-yaku='pinfu']", timeout=WAIT_MS)
     names = page.inner_text("#score-body .yaku")
     assert "핑후" in names and "탕야오" in names
+
+    # Other readings of the same tiles are listed, as many as the engine gives.
+    req = {
+        "ruleset": "tenhou",
+        "closed": "111222333m456p5s",
+        "win_tile": "5s",
+        "win": "ron",
+        "seat_wind": "S",
+        "round_wind": "E",
+        "discarder": "N",
+        "flags": ["riichi"],
+    }
+    expected = scoring.api.score(dict(req))
+    page.fill("#notation", "111222333m456p5s 5s")
+    page.check("input[name='flags'][value='riichi']")
+    page.click("#notation-form button")
+    _wait_points(page, expected["points"])
+    assert page.locator("#score-body .alts .alt").count() == len(expected["alternatives"])
     phone.close()
 
 

@@ -627,9 +627,12 @@
       return h("tr", {class: d > 0 ? "gain" : d < 0 ? "loss" : ""}, h("th", {text: t("wind_" + s) + (s === req.seat_wind ? " (" + t("winner") + ")" : "")}),
         h("td", {class: "num", text: (d > 0 ? "+" : "") + d}));
     })));
-    const alts = (data.alternatives || []).map((a) => h("li", null,
-      typeof a === "object" ? [a.han !== undefined ? t("han_fu", {han: a.han, fu: a.fu}) : "", a.points !== undefined ? " · " + a.points : "",
-        a.yaku ? " · " + a.yaku.map((y) => yakuName(y.id || y)).join(", ") : ""].join("") : String(a)));
+    // Other readings of the same tiles (the engine scored the best one): what each is worth
+    // and why it was not taken.
+    const alts = (data.alternatives || []).map((a) => typeof a !== "object" ? h("li", {text: String(a)}) : h("li", {class: "alt"},
+      h("span", {text: [a.han !== undefined ? t("han_fu", {han: a.han, fu: a.fu}) : null, a.points !== undefined ? a.points + " " + t("points_short") : null,
+        a.yaku ? a.yaku.map((y) => yakuName(y.id || y)).join(", ") : null].filter(Boolean).join(" · ")}),
+      a.reading || a.why ? h("span", {class: "small muted", text: [a.reading, a.why].filter(Boolean).join(" — ")}) : null));
     const warns = (data.warnings || []).map((w) => h("li", {class: "warning", text: "⚠ " + warningText(w)}));
     fill(body,
       h("p", {class: "points", id: "points", "data-points": data.points, text: String(data.points)},
