@@ -28,6 +28,7 @@ from scoring.tiles import NUM_KINDS, dora_from_indicator
 from scoring.yaku import YAKUMAN_HAN, evaluate
 
 Yaku = tuple[tuple[str, int], ...]
+Warnings = list[tuple[str, str]]
 NAGASHI_READING = "nagashi mangan: every discard a terminal or honour, none called"
 
 
@@ -69,7 +70,8 @@ class ScoreResult:
     #: The chosen reading (``None`` for nagashi mangan); described in ``to_dict``.
     reading: Reading | None
     alternatives: tuple[Alternative, ...] = ()
-    warnings: tuple[str, ...] = ()
+    #: ``(code, message)``: what was assumed or ignored.
+    warnings: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         fu_details = []
@@ -91,7 +93,7 @@ class ScoreResult:
             "announce": self.announce,
             "reading": NAGASHI_READING if self.reading is None else self.reading.describe(),
             "alternatives": [a.to_dict() for a in self.alternatives],
-            "warnings": [{"code": "assumed", "message": w} for w in self.warnings],
+            "warnings": [{"code": c, "message": m} for c, m in self.warnings],
         }
 
 
@@ -112,7 +114,7 @@ class _Scored:
         return (self.base, self.total_han, self.fu)
 
 
-def _dora(req: ScoreRequest, ctx: WinContext, rs: Ruleset, warnings: list[str]) -> Yaku:
+def _dora(req: ScoreRequest, ctx: WinContext, rs: Ruleset, warnings: Warnings) -> Yaku:
     """Dora, ura dora and red fives as ``(id, han)`` items (han > 0 only)."""
     counts = [0] * NUM_KINDS
     reds = 0
@@ -123,14 +125,18 @@ def _dora(req: ScoreRequest, ctx: WinContext, rs: Ruleset, warnings: list[str]) 
     if rs.dora and req.dora_indicators:
         indicators = req.dora_indicators
         if not rs.kan_dora and len(indicators) > 1:
-            warnings.append(f"ruleset {rs.id!r} has no kan dora: only the first indicator counts")
+            warnings.append(
+                ("kan_dora_ignored", f"ruleset {rs.id!r} has no kan dora: only the first counts")
+            )
             indicators = indicators[:1]
         n = sum(counts[dora_from_indicator(t.kind)] for t in indicators)
         if n:
             out.append(("dora", n))
     if req.ura_indicators:
         if not ctx.any_riichi:
-            warnings.append("ura dora indicators ignored: the winner is not in riichi")
+            warnings.append(
+                ("ura_ignored", "ura dora indicators ignored: the winner is not in riichi")
+            )
         elif rs.ura_dora:
             ura = req.ura_indicators if rs.kan_ura_dora else req.ura_indicators[:1]
             n = sum(counts[dora_from_indicator(t.kind)] for t in ura)
@@ -184,7 +190,7 @@ def _renhou_fixed(ctx: WinContext, rs: Ruleset, best: _Scored | None) -> _Scored
     )
 
 
-def _nagashi(req: ScoreRequest, ctx: WinContext, warnings: list[str]) -> ScoreResult:
+def _nagashi(req: ScoreRequest, ctx: WinContext, warnings: Warnings) -> ScoreResult:
     rs = req.ruleset
     if not rs.nagashi_mangan:
         raise InvalidHandError(
@@ -221,11 +227,11 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
     rs = req.ruleset
     ctx = WinContext.from_request(req)
     ctx.validate(rs, req.melds)
-    warnings = list(req.warnings)
+    warnings: Warnings = [("assumed", w) for w in req.warnings]
     if ctx.ippatsu and not rs.ippatsu:
-        warnings.append(f"ruleset {rs.id!r} has no ippatsu; the flag was ignored")
+        warnings.append(("ippatsu_ignored", f"ruleset {rs.id!r} has no ippatsu; flag ignored"))
     if ctx.renhou and rs.renhou == "none":
-        warnings.append(f"ruleset {rs.id!r} has no renhou; the flag was ignored")
+        warnings.append(("renhou_ignored", f"ruleset {rs.id!r} has no renhou; flag ignored"))
     if req.is_nagashi:
         return _nagashi(req, ctx, warnings)
     win_tile = req.win_tile
@@ -295,7 +301,7 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
     )
 
 
-def _liable_base(req: ScoreRequest, ctx: WinContext, best: _Scored, warnings: list[str]) -> int:
+def _liable_base(req: ScoreRequest, ctx: WinContext, best: _Scored, warnings: Warnings) -> int:
     """The part of the basic points the ``pao`` seat is liable for (0: none).
 
     The yakuman listed in ``Ruleset.pao`` (each unit 8000); or, with
@@ -311,10 +317,10 @@ def _liable_base(req: ScoreRequest, ctx: WinContext, best: _Scored, warnings: li
     daiminkan = any(m.kind == "daiminkan" for m in req.melds)
     if rs.pao_rinshan_daiminkan and ctx.rinshan and daiminkan:
         return best.base
-    warnings.append(
-        f"pao {req.pao} ignored: no yakuman of {list(rs.pao)} in the hand"
-        + ("" if not rs.pao_rinshan_daiminkan else " and no rinshan after an open kan")
-    )
+    why = f"pao {req.pao} ignored: no yakuman of {list(rs.pao)} in the hand"
+    if rs.pao_rinshan_daiminkan:
+        why += " and no rinshan after an open kan"
+    warnings.append(("pao_ignored", why))
     return 0
 
 

@@ -529,7 +529,7 @@ def test_pao_rinshan_after_open_kan_switch() -> None:
     assert res["deltas"] == {"E": 0, "S": 2600, "W": -2600, "N": 0}
     off = score("777z123m678s9s", "9s", "tsumo", **kw)  # tenhou: normal tsumo 700-1300
     assert off["deltas"] == {"E": -1300, "S": 2700, "W": -700, "N": -700}
-    assert off["warnings"]
+    assert [w["code"] for w in off["warnings"]] == ["pao_ignored"]
 
 
 @pytest.mark.parametrize(
