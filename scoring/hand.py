@@ -8,6 +8,7 @@ opens the hand.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -120,4 +121,76 @@ class Meld:
         return f"Meld.parse({self.kind!r}, {self._text()!r}, {self.from_!r})"
 
 
-__all__ = ["DIRECTIONS", "KAN_KINDS", "MELD_KINDS", "Direction", "Meld", "MeldKind"]
+#: A whole hand in one line: concealed tiles, ``+`` the winning tile, then each meld as
+#: ``kind:tiles`` with ``@from`` unless it is a closed kan.
+HAND_RE = re.compile(
+    r"^(?P<closed>[0-9mpsz]*)\+(?P<win>[0-9][mpsz])(?P<melds>(?: [a-z]+:[0-9mpsz]+(?:@[a-z]+)?)*)$"
+)
+_MELD_RE = re.compile(r" ([a-z]+):([0-9mpsz]+)(?:@([a-z]+))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """The tiles of a win: concealed part (without the winning tile), winning tile, melds.
+
+    >>> h = Hand.parse("234m406p78s11z+9s pon:555z@left")
+    >>> str(h), len(h.closed), h.melds[0].kind
+    ('234m406p78s11z+9s pon:555z@left', 10, 'pon')
+    """
+
+    closed: tuple[Tile, ...]
+    win_tile: Tile
+    melds: tuple[Meld, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        from scoring.notation import parse_tiles
+
+        m = HAND_RE.match(text.strip())
+        if not m:
+            raise NotationError(
+                f"not a hand: {text!r} (expected e.g. '234m406p78s11z+9s pon:555z@left')",
+                code="bad_notation",
+            )
+        melds = tuple(
+            # findall gives '' for an absent direction
+            Meld.parse(kind, tiles, frm or None)
+            for kind, tiles, frm in _MELD_RE.findall(m["melds"])
+        )
+        return cls(parse_tiles(m["closed"]), Tile.parse(m["win"]), melds)
+
+    def __str__(self) -> str:
+        from scoring.notation import format_tiles
+
+        parts = [f"{format_tiles(self.closed)}+{self.win_tile}"]
+        for meld in self.melds:
+            where = "" if meld.from_ is None else f"@{meld.from_}"
+            parts.append(f"{meld.kind}:{format_tiles(meld.tiles)}{where}")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r})"
+
+
+def parse_hand(text: str) -> Hand:
+    """A :class:`Hand` from its one-line notation (see :data:`HAND_RE`)."""
+    return Hand.parse(text)
+
+
+def format_hand(hand: Hand) -> str:
+    """The one-line notation of a hand (inverse of :func:`parse_hand`)."""
+    return str(hand)
+
+
+__all__ = [
+    "DIRECTIONS",
+    "HAND_RE",
+    "KAN_KINDS",
+    "MELD_KINDS",
+    "Direction",
+    "Hand",
+    "Meld",
+    "MeldKind",
+    "format_hand",
+    "parse_hand",
+]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.errors import NotationError
-from scoring.hand import Meld
+from scoring.hand import Hand, Meld, format_hand, parse_hand
 from scoring.notation import (
     format_mjai,
     format_tenhou_136,
@@ -88,3 +88,28 @@ def test_malformed_tenhou_ids(ids: list[int]) -> None:
 def test_fifth_copy_has_no_tenhou_id() -> None:
     with pytest.raises(NotationError):
         format_tenhou_136(parse_tiles("11111m"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "234m406p78s11z+9s pon:555z@left",
+        "123m+9s ankan:1111z daiminkan:2222p@across kakan:0555s@right",
+        "1112345678999m+5m",
+        "406p+0p chi:067s@left pon:777z@right kakan:1111m@across",
+    ],
+)
+def test_hand_round_trip(text: str) -> None:
+    hand = parse_hand(text)
+    assert format_hand(hand) == text
+    assert repr(hand) == f"Hand.parse({text!r})"
+    assert Hand.parse(str(hand)) == hand
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["123m", "123m+", "123m+9s pon:555z@", "123m+9s chi:135m@left", "+10z", "1m+2m chi:123m"],
+)
+def test_malformed_hand(text: str) -> None:
+    with pytest.raises(NotationError):
+        parse_hand(text)
