@@ -137,7 +137,9 @@ def _dora(req: ScoreRequest, ctx: WinContext, rs: Ruleset, warnings: Warnings) -
             warnings.append(
                 ("ura_ignored", "ura dora indicators ignored: the winner is not in riichi")
             )
-        elif rs.ura_dora:
+        elif not rs.ura_dora:
+            warnings.append(("ura_ignored", f"ruleset {rs.id!r} has no ura dora"))
+        else:
             ura = req.ura_indicators if rs.kan_ura_dora else req.ura_indicators[:1]
             n = sum(counts[dora_from_indicator(t.kind)] for t in ura)
             if n:
@@ -176,18 +178,21 @@ def _why(best: _Scored, other: _Scored) -> str:
     return "same value; an earlier reading was kept"
 
 
-def _renhou_fixed(ctx: WinContext, rs: Ruleset, best: _Scored | None) -> _Scored | None:
-    """Renhou worth a fixed limit (mangan/baiman): it replaces the hand when worth more."""
-    if not ctx.renhou or rs.renhou not in ("mangan", "baiman") or best is None:
+def _renhou_fixed(
+    ctx: WinContext, rs: Ruleset, best: _Scored | None, first: Reading
+) -> _Scored | None:
+    """Renhou worth a fixed limit (mangan/baiman): it replaces the hand when worth more,
+    and is a win on its own when the hand has no other yaku."""
+    if not ctx.renhou or rs.renhou not in ("mangan", "baiman"):
         return best
     limit: Limit = "mangan" if rs.renhou == "mangan" else "baiman"
     base = LIMIT_BASE[limit]
-    if best.yakuman or best.base >= base:
+    if best is not None and (best.yakuman or best.base >= base):
         return best
+    reading = first if best is None else best.reading
+    fu, items = fu_of(reading, ctx, rs, False) if best is None else (best.fu, best.fu_items)
     han = 5 if limit == "mangan" else 8
-    return _Scored(
-        best.reading, (("renhou", han),), han, 0, best.fu, best.fu_items, han, base, limit
-    )
+    return _Scored(reading, (("renhou", han),), han, 0, fu, items, han, base, limit)
 
 
 def _nagashi(req: ScoreRequest, ctx: WinContext, warnings: Warnings) -> ScoreResult:
@@ -259,7 +264,7 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
         else:
             scored.append(s)
     best = max(scored, key=lambda s: s.key) if scored else None
-    best = _renhou_fixed(ctx, rs, best)
+    best = _renhou_fixed(ctx, rs, best, found[0])
     if best is None:
         if rs.min_han > 1:
             raise NoYakuError(

@@ -628,3 +628,14 @@ def test_every_registered_yaku_has_a_hand_written_case() -> None:
     for case in YAKU_CASES + YAKUMAN_CASES:
         covered |= set(case.values[3])
     assert {d.id for d in REGISTRY} <= covered
+
+
+def test_renhou_mangan_is_a_win_on_its_own() -> None:
+    # 123m 567m 345p 678s + 9s tanki has no yaku at all; renhou (mangan rule) makes it 8000.
+    res = score(
+        "123m567m345p678s9s",
+        "9s",
+        flags=("renhou",),
+        ruleset={"base": "tenhou", "overrides": {"renhou": "mangan"}},
+    )
+    assert (yaku_of(res), res["points"]) == ({"renhou": 5}, 8000)
