@@ -155,7 +155,6 @@ def create_table(
     ruleset: Any,
     players: Any,
     title: str = "",
-    check: Check | None = None,
 ) -> tuple[TableRecord, str]:
     """Create a table; return it and its write token (shown once, stored only hashed)."""
     players = _validate_players(players)
@@ -174,8 +173,6 @@ def create_table(
         updated_at=now,
     )
     record = _snapshot(table, [])
-    if check is not None:
-        check(record)
     with store.write() as session:
         session.add(table)
     return record, token
