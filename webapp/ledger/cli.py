@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -20,7 +21,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--database",
         metavar="URL",
-        help="SQLAlchemy URL (default: $DATABASE_URL, else the SQLite file in the user data dir)",
+        help="SQLAlchemy URL (default: $AGARI_LEDGER_DATABASE_URL, $DATABASE_URL, else the "
+        "SQLite file in the user data directory)",
     )
     sub = p.add_subparsers(dest="table_action", metavar="ACTION")
     c = sub.add_parser("create", help="create a table; prints its id and its write token")
@@ -52,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     action = getattr(args, "table_action", None)
     if action is None:
         raise RequestError("say what to do: agari table create|list|show|export", code="usage")
-    store = LedgerStore(args.database)
+    # The same database as `agari serve` sees: its AGARI_ variable, then DATABASE_URL.
+    store = LedgerStore(args.database or os.environ.get("AGARI_LEDGER_DATABASE_URL"))
     try:
         if action == "create":
             from scoring.ruleset import resolve_ruleset
