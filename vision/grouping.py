@@ -945,13 +945,14 @@ def _runs_above(
     runs = []
     for members in groups.values():
         members.sort(key=lambda k: along[k])
+        up_members = [k for k in members if not dets[others[k]].face_down] or members
         runs.append(
             _Run(
                 dets=tuple(others[k] for k in members),
                 face_up=tuple(others[k] for k in members if not dets[others[k]].face_down),
                 height=float(np.median(height[members])),
-                start=float(along[members[0]]),
-                end=float(along[members[-1]]),
+                start=float(along[up_members[0]]),
+                end=float(along[up_members[-1]]),
             )
         )
     runs.sort(key=lambda r: r.height)
@@ -989,7 +990,7 @@ def _indicator_bands(
     # Of runs side by side at the nearest height, the dora are the left one.
     level = [r for r in candidates if abs(r.height - candidates[0].height) < 0.3]
     dora = min(level, key=lambda r: r.start)
-    if dora.end - dora.start > 1.6 * (len(dora.dets) - 1) + 0.01:
+    if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
         warnings.append(
             GroupingWarning(
                 "gap_in_indicators",
@@ -1003,11 +1004,8 @@ def _indicator_bands(
         if run is dora or not run.face_up or is_river(run):
             continue
         beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
-        above = (
-            0.3 <= run.height - dora.height <= URA_REACH
-            and run.start < dora.end + 1
-            and run.end > dora.start - 1
-        )
+        # Ura above the dora lie one on each dora: the rows start together.
+        above = 0.3 <= run.height - dora.height <= URA_REACH and abs(run.start - dora.start) < 0.6
         if not (beside or above):
             continue
         if len(run.face_up) == len(dora.face_up):
