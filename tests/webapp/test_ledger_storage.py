@@ -59,6 +59,7 @@ def test_create_and_read_back(store: LedgerStore) -> None:
     assert got.title == "Final"
     assert got.entries == ()
     assert got.revision == 0
+    assert got.created_at.utcoffset() is not None  # UTC on SQLite too, which keeps no zone
     assert len(token) >= 43  # 32 random bytes, URL-safe base64
 
 

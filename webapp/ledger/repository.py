@@ -13,7 +13,7 @@ import hmac
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -114,6 +114,11 @@ def _validate_players(players: Any) -> dict[str, str]:
     return out
 
 
+def _utc(value: datetime) -> datetime:
+    """SQLite keeps no time zone: every time the ledger writes is UTC, so say so."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
 def _snapshot(table: GameTable, entries: list[Entry]) -> TableRecord:
     return TableRecord(
         id=table.id,
@@ -121,9 +126,9 @@ def _snapshot(table: GameTable, entries: list[Entry]) -> TableRecord:
         ruleset=table.ruleset,
         players=dict(table.players),
         revision=table.revision,
-        created_at=table.created_at,
-        updated_at=table.updated_at,
-        entries=tuple(EntryRecord(e.seq, dict(e.data), e.created_at) for e in entries),
+        created_at=_utc(table.created_at),
+        updated_at=_utc(table.updated_at),
+        entries=tuple(EntryRecord(e.seq, dict(e.data), _utc(e.created_at)) for e in entries),
     )
 
 
@@ -199,7 +204,9 @@ def list_tables(store: LedgerStore, *, limit: int = 50) -> list[TableSummary]:
     )
     with store.read() as session:
         return [
-            TableSummary(t.id, t.title, t.ruleset, dict(t.players), t.revision, n, t.updated_at)
+            TableSummary(
+                t.id, t.title, t.ruleset, dict(t.players), t.revision, n, _utc(t.updated_at)
+            )
             for t, n in session.execute(stmt)
         ]
 
