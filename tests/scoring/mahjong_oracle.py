@@ -3,8 +3,9 @@
 ``random_case(rng)`` builds a physically possible winning hand (standard shape with random
 calls and kans, sometimes seven pairs or kokushi) and a consistent situation (winds, tsumo
 or ron, riichi / ippatsu / double riichi, haitei / houtei / rinshan / chankan, dora
-indicators, red fives). ``compare(case)`` scores it with both and returns the differences
-that remain after the *documented* ones (``KNOWN``) are set aside.
+indicators, red fives, honba and riichi sticks). ``compare(case)`` scores it with both
+(han, fu, points, the winner's whole gain, yaku) and returns the differences that remain
+after the *documented* ones (``KNOWN``) are set aside.
 
 Equivalent rules: Agari's ``tenhou`` ruleset; mahjong's ``OptionalRules`` with open tanyao,
 red fives, single yakuman for the "double" hands, kazoe yakuman, no kiriage, 30 fu for an
@@ -261,6 +262,8 @@ def random_case(rng: random.Random) -> Case:
     }
     if not tsumo:
         request["discarder"] = SEATS[(seat + rng.randrange(1, 4)) % 4]
+    honba, sticks = rng.choice((0, 0, 1, 2, 5)), rng.choice((0, 0, 1, 3))
+    request["honba"], request["riichi_sticks"] = honba, sticks
     mj_melds = []
     for k, ids, _f in melds:
         if k == "chi":
@@ -281,6 +284,8 @@ def random_case(rng: random.Random) -> Case:
         "is_houtei": "houtei" in flags,
         "is_chankan": "chankan" in flags,
         "is_tenhou": "tenhou" in flags,
+        "tsumi_number": honba,
+        "kyoutaku_number": sticks,
         "is_chiihou": "chiihou" in flags,
         "player_wind": EAST + seat,
         "round_wind": EAST + round_wind,
@@ -296,6 +301,8 @@ class Outcome:
     han: int = 0
     fu: int = 0
     points: int = 0
+    #: What the winner gains in all: points, honba and riichi sticks.
+    gain: int = 0
     yaku: frozenset[tuple[str, int]] = frozenset()
     error: str = ""
 
@@ -306,7 +313,8 @@ def agari_outcome(case: Case) -> Outcome:
     except AgariError as exc:
         return Outcome(False, error=exc.code)
     yaku = frozenset((i, h) for i, h in res.yaku)
-    return Outcome(True, res.han, res.fu, res.points, yaku)
+    gain = res.deltas["ESWN".index(case.request["seat_wind"])]
+    return Outcome(True, res.han, res.fu, res.points, gain, yaku)
 
 
 def mahjong_outcome(case: Case) -> Outcome:
@@ -336,7 +344,9 @@ def mahjong_outcome(case: Case) -> Outcome:
         if han:
             yaku.append((ident, han))
     assert res.cost is not None
-    return Outcome(True, res.han or 0, res.fu or 0, res.cost["total"], frozenset(yaku))
+    cost = res.cost
+    points = cost["main"] + 2 * cost["additional"]
+    return Outcome(True, res.han or 0, res.fu or 0, points, cost["total"], frozenset(yaku))
 
 
 def _yakuman_pinfu_shape_fu(case: Case, ours: Outcome, theirs: Outcome) -> bool:
