@@ -33,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     coverage: collections.Counter[str] = collections.Counter()
     examples = []
     start = time.perf_counter()
-    for _ in range(args.hands):
+    for i in range(args.hands):
+        if i and i % 10_000 == 0:  # progress on stderr for long runs
+            print(f"{i} hands, {outcomes['UNEXPLAINED']} unexplained", file=sys.stderr, flush=True)
         case = random_case(rng)
         ours, theirs, why = compare(case)
         if why is None:
