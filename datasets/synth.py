@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -357,13 +358,13 @@ def generate(
         for n, i in enumerate(indices, 1):
             _write_one(i)
             if progress and n % 50 == 0:
-                print(f"{n}/{count}", flush=True)
+                print(f"{n}/{count}", file=sys.stderr, flush=True)
     else:
         ctx = mp.get_context("fork")
         with ctx.Pool(workers, _init_worker, (art_s, lohi, seed, str(out), val_fraction)) as pool:
             for n, _ in enumerate(pool.imap_unordered(_write_one, indices, chunksize=4), 1):
                 if progress and n % 50 == 0:
-                    print(f"{n}/{count}", flush=True)
+                    print(f"{n}/{count}", file=sys.stderr, flush=True)
     splits = {split_of(i, val_fraction) for i in indices}
     train = "images/train" if "train" in splits else "images/val"
     write_data_yaml(out, train=train, val="images/val" if "val" in splits else train)
