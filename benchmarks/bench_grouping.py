@@ -122,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     n = exact = skipped = flagged = 0
     wrong_damaged = silent = 0
     codes: Counter[str] = Counter()
+    noise: Counter[str] = Counter()
     per_view: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     silent_examples: list[str] = []
     failures: list[str] = []
@@ -143,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             exact += 1
             per_view[view][0] += 1
             flagged += bool(result.warnings)
+            noise.update({w.code for w in result.warnings})
         elif len(failures) < args.show:
             failures.append(
                 f"{name} ({view}{', standing' if truth.get('upright_hand') else ''}): "
@@ -165,7 +167,10 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {args.seed}"
     )
     print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
-    print(f"  correct hands that still carry a warning: {flagged}/{exact}")
+    print(
+        f"  correct hands that still carry a warning: {flagged}/{exact} "
+        f"{dict(noise.most_common(6))}"
+    )
     views = ", ".join(f"{v} {a}/{b}" for v, (a, b) in sorted(per_view.items()))
     print(f"  by camera view: {views}")
     print(

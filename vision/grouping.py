@@ -116,6 +116,10 @@ P_WIN_AFTER_MELDS = 0.3
 P_STACK_OUTSIDE_MELD = 2.0
 P_WRONG_SIDE = 1.2
 P_PRIOR = 0.05
+#: Doubtful judgements re-read the other way (each costs one more reading of the row), and
+#: the penalty a reading against the measured evidence pays.
+MAX_DOUBTS_TRIED = 6
+P_DOUBT_FLIP = 0.5
 #: Other parses within this penalty of the best are returned as alternatives.
 ALTERNATIVE_MARGIN = 1.0
 #: ... and within this one they make the grouping ambiguous (a warning).
@@ -427,16 +431,13 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
             margin[part] = -1.0  # two tiles apart from the rest: a flat winning tile or so
     given = [dets[i].sideways for i in members]
     sideways = np.array(
-        [
-            g if g is not None else bool(conditioned and j)
-            for g, j in zip(given, judged, strict=True)
-        ],
+        [g if g is not None else bool(j) for g, j in zip(given, judged, strict=True)],
         dtype=bool,
     )
     doubtful = tuple(
         members[k]
         for k in range(len(members))
-        if given[k] is None and conditioned and abs(margin[k]) < SIDEWAYS_DOUBT_MARGIN
+        if given[k] is None and abs(margin[k]) < SIDEWAYS_DOUBT_MARGIN
     )
     up = ~sideways
     height = float(np.median(across[up])) if up.any() else float(np.median(along))
@@ -1148,15 +1149,31 @@ def _attach_stacks(
     return out
 
 
+def _flip_gap(gap: float) -> float:
+    """A gap taken the other way: none where there was one, a clear one where there was none."""
+    return 0.0 if gap > GAP else 2 * GAP
+
+
 def _read_row(
     members: list[int],
     dets: Sequence[Detection],
     kept: Sequence[int],
     names: tuple[str, ...],
+    *,
+    flip_sideways: frozenset[int] = frozenset(),
+    flip_gaps: frozenset[int] = frozenset(),
 ) -> tuple[list[Grouping], RowGeometry, list[GroupingWarning]]:
-    """Every reading of one row as the hand (both directions), its geometry and doubts."""
+    """Every reading of one row as the hand (both directions), its geometry and doubts.
+
+    ``flip_sideways`` / ``flip_gaps``: detections whose sideways judgement, or the gap
+    before them, is taken the other way (to see whether a doubt changes the hand)."""
     warnings: list[GroupingWarning] = []
     geo = _row_geometry(members, dets)
+    if flip_sideways:
+        flipped = np.array(
+            [s != (m in flip_sideways) for s, m in zip(geo.sideways, geo.members, strict=True)]
+        )
+        geo = replace(geo, sideways=flipped)
     if not geo.conditioned and any(dets[i].sideways is None for i in members):
         warnings.append(
             GroupingWarning(
@@ -1164,14 +1181,6 @@ def _read_row(
                 "the hand row runs near 45 degrees: sideways tiles cannot be told from the "
                 "boxes, and the detector gave no sideways flags",
                 geo.members,
-            )
-        )
-    if geo.doubtful_sideways:
-        warnings.append(
-            GroupingWarning(
-                "doubtful_sideways",
-                "these tiles' shape is between upright and sideways",
-                geo.doubtful_sideways,
             )
         )
     in_row = set(members)
@@ -1201,7 +1210,7 @@ def _read_row(
                     sideways=bool(geo.sideways[k]),
                     stacked=st[0] if st else None,
                     stacked_tile=dets[st[0]].tile if st else None,
-                    gap_before=g,
+                    gap_before=_flip_gap(g) if geo.members[k] in flip_gaps else g,
                 )
             )
         side_pen = 0.0
@@ -1251,7 +1260,7 @@ def group_detections(
         for r in local_rows
     ]
     sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
-    read: list[tuple[float, list[Grouping], RowGeometry, list[GroupingWarning]]] = []
+    read: list[tuple[float, list[Grouping], RowGeometry, list[GroupingWarning], list[int]]] = []
     hand_rows = _hand_rows(rows, dets)
     biggest = max(float(np.median(sizes[m])) for m in hand_rows)
     for members in hand_rows:
@@ -1259,10 +1268,16 @@ def group_detections(
         size = float(np.median(sizes[members]))
         # The hand is the row that reads best as a hand; nearer (larger) rows break ties.
         score = min(g.penalty for g in cands) + P_FAR * math.log(biggest / size)
-        read.append((score, cands, geo, row_warnings))
-    _, candidates, geo, row_warnings = min(read, key=lambda r: r[0])
+        read.append((score, cands, geo, row_warnings, members))
+    _, candidates, geo, row_warnings, members = min(read, key=lambda r: r[0])
     warnings.extend(row_warnings)
     candidates.sort(key=lambda g: g.penalty)
+    best = candidates[0]
+    doubts, flipped = _consequential_doubts(best, geo, members, dets, kept, names)
+    candidates.extend(flipped)
+    candidates.sort(key=lambda g: g.penalty)
+    # A doubtful judgement taken the other way can explain the layout better (a tile just
+    # past the sideways threshold that completes a meld): the best reading wins either way.
     best = candidates[0]
     alternatives: list[Grouping] = []
     seen = {best.key()}
@@ -1282,23 +1297,51 @@ def group_detections(
                 tuple(t.det for t in best.order),
             )
         )
-    warnings.extend(_gap_doubts(best, geo))
+    warnings.extend(doubts)
     warnings.extend(_count_warnings(dets, kept, set(hand_detections(best))))
     warnings.extend(_confidence_warnings(dets, best, extra_candidates))
     return GroupingResult(best, tuple(alternatives), tuple(warnings), names, tuple(rows))
 
 
-def _gap_doubts(best: Grouping, geo: RowGeometry) -> list[GroupingWarning]:
-    doubtful = [t.det for t in best.order[1:] if GAP_DOUBT[0] < t.gap_before < GAP_DOUBT[1]]
-    if not doubtful:
-        return []
-    return [
-        GroupingWarning(
-            "doubtful_gap",
-            "a gap before these tiles is too narrow to be sure it is meant",
-            tuple(doubtful),
-        )
-    ]
+def _consequential_doubts(
+    best: Grouping,
+    geo: RowGeometry,
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+) -> tuple[list[GroupingWarning], list[Grouping]]:
+    """Warnings for near-threshold judgements (sideways, gaps) that change the hand when
+    taken the other way, and the hands they would give (returned as alternatives).
+
+    A doubt that changes nothing (a gap between two melds, say) is not worth asking about.
+    """
+    side_doubts = list(geo.doubtful_sideways)
+    gap_doubts = [t.det for t in best.order[1:] if GAP_DOUBT[0] < t.gap_before < GAP_DOUBT[1]]
+    warnings: list[GroupingWarning] = []
+    others: list[Grouping] = []
+    for code, dets_in_doubt, flip in (
+        ("doubtful_sideways", side_doubts, "flip_sideways"),
+        ("doubtful_gap", gap_doubts, "flip_gaps"),
+    ):
+        changed = []
+        for det in dets_in_doubt[:MAX_DOUBTS_TRIED]:
+            cands, _, _ = _read_row(members, dets, kept, names, **{flip: frozenset({det})})
+            other = min(cands, key=lambda g: g.penalty)
+            if other.key() != best.key():
+                changed.append(det)
+                others.append(replace(other, penalty=other.penalty + P_DOUBT_FLIP))
+        if changed:
+            what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
+            warnings.append(
+                GroupingWarning(
+                    code,
+                    f"it is unclear whether these are {what}; the other way, the hand changes "
+                    "(see alternatives)",
+                    tuple(changed),
+                )
+            )
+    return warnings, others
 
 
 def _count_warnings(
