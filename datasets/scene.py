@@ -15,7 +15,6 @@ import numpy as np
 
 from datasets.hands import LaidHand
 
-_UP = np.eye(3)
 #: A tile standing on its bottom edge with its face towards -y (the owner).
 _STAND = np.array([[1.0, 0, 0], [0, 0, -1.0], [0, 1.0, 0]])
 _FLIP = np.diag([1.0, -1.0, -1.0])  # turned over about its x axis: face on the table
@@ -68,6 +67,9 @@ class Cylinder:
 
 @dataclass
 class Scene:
+    """A laid-out table: every body on it, the hand's truth (indicators left off the table are
+    dropped from it), the tile size, and ``focus``: centres of the hand and indicator tiles."""
+
     blocks: list[Block]
     hand: LaidHand
     tile_size: tuple[float, float, float]
@@ -76,7 +78,6 @@ class Scene:
     focus: np.ndarray
     upright_hand: bool
     cylinders: list[Cylinder] = field(default_factory=list)
-    notes: dict[str, object] = field(default_factory=dict)
 
 
 class _Row:
@@ -378,7 +379,7 @@ def build_scene(hand: LaidHand, rng: np.random.Generator) -> Scene:
     W = float(rng.uniform(23.5, 28.5))
     size = (W, W * float(rng.uniform(1.3, 1.4)), W * float(rng.uniform(0.66, 0.82)))
     H = size[1]
-    upright = bool(rng.random() < 0.15)
+    upright = bool(rng.random() < 0.2)
     half = float(rng.uniform(390, 470))
     panel = float(rng.uniform(70, 95)) if rng.random() < 0.6 else 0.0
     blocks, width = lay_hand(hand, rng, size, upright=upright)

@@ -99,7 +99,7 @@ def sample_camera(
     else:
         az = float(rng.choice([-1, 1]) * rng.uniform(35, 80))
     # from steep to grazing, most photos between 40 and 80 degrees
-    el = float(rng.uniform(22, 55) if scene.upright_hand else 20 + 68 * rng.beta(1.8, 1.3))
+    el = float(rng.uniform(12, 55) if scene.upright_hand else 20 + 68 * rng.beta(1.8, 1.3))
     p = rng.random()
     if p < 0.68:
         roll = float(rng.normal(0, 5))
