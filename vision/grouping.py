@@ -548,7 +548,11 @@ def _smooth(pos: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray
 
 
 def _local_pitch(pos: np.ndarray, sideways: np.ndarray) -> np.ndarray:
-    """Per tile, the centre spacing of the nearest touching upright neighbours."""
+    """Per tile, the centre spacing of touching upright neighbours there.
+
+    Perspective shrinks the pitch steadily towards the far end of a row: a straight line in
+    the position is fitted to the spacings of upright pairs, dropping the ones well above
+    the line (gaps), a few times over."""
     mids, steps = [], []
     for k in range(len(pos) - 1):
         if not sideways[k] and not sideways[k + 1]:
@@ -558,12 +562,18 @@ def _local_pitch(pos: np.ndarray, sideways: np.ndarray) -> np.ndarray:
         return np.full(len(pos), float(np.median(np.diff(pos))) if len(pos) > 1 else 1.0)
     steps_a, mids_a = np.array(steps), np.array(mids)
     keep = steps_a < 1.2 * float(np.median(steps_a))  # gaps are not pitches
-    steps_a, mids_a = steps_a[keep], mids_a[keep]
-    out = np.empty(len(pos))
-    for k in range(len(pos)):
-        near = np.argsort(np.abs(mids_a - pos[k]), kind="stable")[:4]
-        out[k] = float(np.median(steps_a[near]))
-    return out
+    if keep.sum() < 4:
+        return np.full(len(pos), float(np.median(steps_a[keep] if keep.any() else steps_a)))
+    coef = np.polyfit(mids_a[keep], steps_a[keep], 1)
+    for _ in range(3):
+        fitted = np.polyval(coef, mids_a)
+        keep = steps_a < 1.12 * fitted
+        if keep.sum() < 4:
+            break
+        coef = np.polyfit(mids_a[keep], steps_a[keep], 1)
+    out = np.polyval(coef, pos)
+    # Never extrapolate far: clamp to the range of spacings actually seen.
+    return np.clip(out, steps_a[keep].min() * 0.9, steps_a[keep].max() * 1.1)
 
 
 def _local_median(pos: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
