@@ -245,8 +245,11 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     page.wait_for_selector("#app[data-ready='1']")
     assert "写真" in page.inner_text("h1")  # the browser's language: Japanese
 
-    page.set_input_files("#upload-input", str(EXAMPLE))
+    with page.expect_response("**/api/v1/recognize", timeout=60_000) as answer:
+        page.set_input_files("#upload-input", str(EXAMPLE))
+    recognized = answer.value.json()
     page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+    assert len(recognized["detections"]) > 0
     boxes = page.locator("#boxes .box")
     assert boxes.count() > 0
     page.wait_for_function(
@@ -263,6 +266,10 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     target = "6m" if first != "6m" else "7m"
     seq = int(page.locator("#app").get_attribute("data-score-seq") or 0)
     shown.nth(0).click()
+    if recognized.get("hand") and recognized.get("layout"):
+        # The palette shows what the camera saw of the tile being corrected.
+        page.wait_for_selector("#palette-crop:not([hidden])", timeout=WAIT_MS)
+    _shot(page, "desktop-photo-palette")
     page.click(f"#palette-tiles [data-tile='{target}']")
     page.wait_for_function(
         "s => Number(document.querySelector('#app').dataset.scoreSeq) > s",

@@ -279,6 +279,7 @@
   }
 
   function takeCandidate(u, c) {
+    state.detectionPlace = {};
     if (c.hand) {
       state.hand = handFrom(c.hand);
     } else {
@@ -344,7 +345,7 @@
       const tiles = h("div", {class: "tiles"}, ...m.tiles.map((c, i) => tileButton(c, {zone: "meld", meld: mi, index: i}, {sideways: m.kind !== "ankan" && i === calledIndex(m)})),
         m.tiles.length < MELD_SIZE[m.kind] ? addButton({zone: "meld", meld: mi, index: null}, t("add_tile")) : null);
       const dissolve = h("button", {type: "button", class: "btn small ghost", title: t("meld_dissolve"), "aria-label": t("meld_dissolve"),
-        onclick: () => { H.closed.push(...m.tiles.filter((x) => x !== "x")); H.melds.splice(mi, 1); state.selected = null; renderHand(); scheduleScore(); }}, "✕");
+        onclick: () => { H.closed.push(...m.tiles.filter((x) => x !== "x")); H.melds.splice(mi, 1); state.selected = null; state.detectionPlace = {}; renderHand(); scheduleScore(); }}, "✕");
       return h("div", {class: "meld zone-row", "data-meld": mi}, h("span", {class: "zone-label", text: t("meld") + " " + (mi + 1)}),
         tiles, h("span", {class: "meld-controls"}, kind, from, dissolve));
     }));
@@ -391,6 +392,7 @@
   }
 
   function removeAt(sel) {
+    state.detectionPlace = {};
     if (sel.zone === "win") state.hand.win = null;
     else if (sel.index !== null) listOf(sel).splice(sel.index, 1);
     state.tileWarnings = {};
@@ -411,6 +413,7 @@
     } else {
       state.selected = null;
     }
+    if (sel.index === null) state.detectionPlace = {};
     if (sel.zone === "closed" && sel.index === null) {
       H.closed.sort((a, b) => T.sortKey(a) - T.sortKey(b));
       for (const k of Object.keys(state.tileWarnings)) if (k.startsWith("closed:")) delete state.tileWarnings[k];
@@ -430,16 +433,42 @@
     $("#palette-make-win").hidden = !(sel.zone === "closed" && cur);
     $("#palette-to-meld").hidden = !(sel.zone === "closed" && cur);
     $("#palette-to-closed").hidden = !(sel.zone === "meld" && cur && cur !== "x");
+    drawCrop(sel);
     const tiles = T.all();
     if (sel.zone === "meld") tiles.push("x");
     $("#palette-tiles").replaceChildren(...tiles.map((c) => h("button", {type: "button", class: "tile pal" + (c === cur ? " current" : ""),
       "data-tile": c, "aria-label": c, title: c, onclick: () => onPalette(c)}, T.svg(c))));
   }
 
+  // Next to the palette, the photo's own crop of the selected tile (what the camera saw),
+  // as long as the hand still has the layout the grouping step gave it.
+  function drawCrop(sel) {
+    const canvas = $("#palette-crop");
+    const img = $("#photo");
+    const rec = state.recog;
+    const place = Object.entries(state.detectionPlace || {}).find(([, w]) => sameSel(w, sel));
+    canvas.hidden = true;
+    if (!place || !rec || !img.complete || !img.naturalWidth) return;
+    const d = (rec.detections || [])[Number(place[0])];
+    if (!d) return;
+    const scale = img.naturalWidth / (rec.width || img.naturalWidth);
+    const [x1, y1, x2, y2] = d.box.map((v) => v * scale);
+    const pad = 0.08 * Math.max(x2 - x1, y2 - y1);
+    const sx = Math.max(0, x1 - pad), sy = Math.max(0, y1 - pad);
+    const sw = Math.min(img.naturalWidth, x2 + pad) - sx, sh = Math.min(img.naturalHeight, y2 + pad) - sy;
+    if (sw <= 0 || sh <= 0) return;
+    const height = 88;
+    canvas.height = height;
+    canvas.width = Math.max(1, Math.round(height * sw / sh));
+    canvas.getContext("2d").drawImage(img, sx, sy, sw, sh, 0, 0, canvas.width, canvas.height);
+    canvas.hidden = false;
+  }
+
   // Regrouping without retyping: a concealed tile becomes the winning tile (the old one
   // goes back into the hand) or joins the last unfinished meld (or a new one); a meld's
   // tile goes back into the concealed part.
   function sortClosed() {
+    state.detectionPlace = {};
     state.hand.closed.sort((a, b) => T.sortKey(a) - T.sortKey(b));
     for (const k of Object.keys(state.tileWarnings)) if (k.startsWith("closed:")) delete state.tileWarnings[k];
   }
@@ -695,6 +724,7 @@
       let win = parts[1] ? T.parse(parts[1])[0] : closed.pop();
       state.hand.closed = closed;
       state.hand.win = win || null;
+      state.detectionPlace = {};
       state.tileWarnings = {};
       state.selected = null;
       renderHand();
