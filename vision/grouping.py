@@ -948,7 +948,7 @@ def _runs_above(
         return k
 
     for a, b in itertools.combinations(near, 2):
-        if abs(height[a] - height[b]) < 0.3 and abs(along[a] - along[b]) < 1.25:
+        if abs(height[a] - height[b]) < 0.2 and abs(along[a] - along[b]) < 1.25:
             parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
     for k in near:
