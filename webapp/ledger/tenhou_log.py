@@ -107,6 +107,7 @@ def text_log(table: TableRecord, board: dict[str, Any]) -> str:
         lines.append(
             f"{h['seq']:3d}  {h['round']}-{h['honba']}  {h['summary']:<44} {deltas}  | {after}"
         )
+        lines += [f"{'':13}{note}" for note in h.get("notes", [])]
     if board.get("error"):
         lines.append(f"!! the replay stops: {board['error']['message']} ({board['error']['code']})")
     if board.get("standings"):
