@@ -947,8 +947,12 @@ def _runs_above(
             k = parent[k]
         return k
 
+    # Spacing in tiles of the pair's own size (rows nearer the camera look bigger).
+    sizes = sizes_of(np.array([dets[i].box for i in others], dtype=float))
+    hand_size = float(np.median(sizes_of(np.array([dets[i].box for i in geo.members]))))
     for a, b in itertools.combinations(near, 2):
-        if abs(height[a] - height[b]) < 0.2 and abs(along[a] - along[b]) < 1.25:
+        scale = max(1.0, (sizes[a] + sizes[b]) / 2 / hand_size)
+        if abs(height[a] - height[b]) < 0.2 and abs(along[a] - along[b]) < 1.25 * scale:
             parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
     for k in near:
