@@ -172,6 +172,34 @@ def _referee_scenario(chromium: Any, server: LiveServer) -> None:
     _shot(result, "result-page-recorded")
     _shot(obs, "overlay-after-result-page")
 
+    # Back on the table page: a non-dealer tsumo typed as "700-1300" (East 2, S deals).
+    page.reload()
+    page.select_option("select[name='result']", "tsumo")
+    page.check("input[name='winner'][value='N']")
+    page.fill("input[name='points_N']", "700-1300")
+    page.click("#ledger-entry button[type='submit']")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.ledger-history tbody tr').length === 3"
+    )
+    assert _scores(page) == [36300, 15900, 20100, 27700]
+    # M.League has no abortive draw: the replay's refusal is shown and nothing is stored.
+    page.select_option("select[name='result']", "abortive")
+    page.select_option("select[name='kind']", "four_winds")
+    page.click("#ledger-entry button[type='submit']")
+    page.wait_for_function(
+        "() => document.querySelector('#ledger-message').textContent.includes('illegal_hand')"
+    )
+    # A chombo: recorded, no payment under M.League (20 off the final result).
+    page.select_option("select[name='result']", "chombo")
+    page.select_option("select[name='seat']", "W")
+    page.click("#ledger-entry button[type='submit']")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.ledger-history tbody tr').length === 4"
+    )
+    assert _scores(page) == [36300, 15900, 20100, 27700]
+    _wait_overlay(obs, "N", 27700)
+    _shot(page, "table-four-hands")
+
     # Without the token nothing changes: a second browser without it is refused.
     stranger = chromium.new_context().new_page()
     stranger.goto(table_url)
@@ -182,7 +210,7 @@ def _referee_scenario(chromium: Any, server: LiveServer) -> None:
     )
     assert len(page.context.pages) >= 1
     page.reload()
-    assert page.locator(".ledger-history tbody tr").count() == 2
+    assert page.locator(".ledger-history tbody tr").count() == 4
     viewer.close()
     referee.close()
     assert errors == []
