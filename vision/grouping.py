@@ -991,12 +991,20 @@ def _indicator_bands(
     runs = _runs_above(geo, dets, others, up)
 
     def is_river(run: _Run) -> bool:
-        return len(run.face_up) > MAX_INDICATORS or any(
-            len(o.face_up) > MAX_INDICATORS
-            and 0 < o.height - run.height < 1.4
-            and abs(o.start - run.start) < 0.4
+        if len(run.face_up) > MAX_INDICATORS:
+            return True
+        above = [
+            o
             for o in runs
-        )
+            if o.face_up
+            and 0.1 < o.height - run.height < 1.4
+            and o.start < run.end + 0.5
+            and o.end > run.start - 0.5
+        ]
+        if not above:
+            return False
+        nxt = min(above, key=lambda o: o.height)
+        return len(nxt.face_up) > MAX_INDICATORS and abs(nxt.start - run.start) < 0.4
 
     warnings: list[GroupingWarning] = []
     candidates = [r for r in runs if r.face_up and r.height <= INDICATOR_REACH]
