@@ -133,11 +133,14 @@ class Tally:
         out = {}
         for c, n in self.n_gt.items():
             rows = sorted(self.scores.get(c, []), key=lambda r: -r[0])
+            if not rows:  # never predicted: AP 0 (not the 0.5 of an empty curve)
+                out[c] = 0.0
+                continue
             hits = np.array([h for _, h in rows], bool)
             tp = np.cumsum(hits)
             fp = np.cumsum(~hits)
-            recall = tp / n if len(rows) else np.zeros(0)
-            precision = tp / np.maximum(tp + fp, 1) if len(rows) else np.zeros(0)
+            recall = tp / n
+            precision = tp / np.maximum(tp + fp, 1)
             out[c] = average_precision(recall, precision)
         return out
 
