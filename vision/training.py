@@ -22,6 +22,7 @@ The pipeline, each step one function:
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import platform
@@ -302,16 +303,16 @@ def train(
     extra: dict[str, Any] | None = None,
 ) -> Path:
     """Train (or resume) a run; returns the run directory holding ``weights/best.pt``."""
+    if importlib.util.find_spec("ultralytics") is None:
+        raise ModelError(
+            "training needs the 'train' extra: pip install -e '.[train]'", code="missing_extra"
+        )
     _offline_env()
     # On a shared machine spinning OpenMP threads wait for a descheduled sibling at every
     # barrier (measured: 1.6 s/batch alone, 21 s/batch beside other jobs); sleep instead.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    try:
-        from ultralytics import YOLO
-    except ImportError as exc:
-        raise ModelError(
-            "training needs the 'train' extra: pip install -e '.[train]'", code="missing_extra"
-        ) from exc
+    from ultralytics import YOLO
+
     _patch_ultralytics_for_cpu(threads)
     started = time.monotonic()
     if resume:
