@@ -97,6 +97,8 @@ MAX_INDICATORS = 5
 INDICATOR_REACH = 4.0
 URA_REACH = 3.2
 
+#: Penalty of a standing/flat split other than the one the boxes suggest.
+P_SPLIT = 0.3
 #: Rows read as the possible hand (the most hand-like by size and tile count).
 HAND_ROW_TRIES = 4
 #: Penalty per unit of log size for a row further away (smaller) than the largest one.
@@ -407,7 +409,11 @@ class RowGeometry:
     conditioned: bool
 
 
-def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowGeometry:
+def _row_geometry(
+    row_members: Sequence[int], dets: Sequence[Detection], split: int | None = None
+) -> RowGeometry:
+    """The row's measurements. ``split``: where standing tiles end (None: found from the
+    boxes, 0: nowhere), each side's sideways tiles being judged on its own."""
     xyxy = np.array([dets[i].box for i in row_members], dtype=float)
     centres = centres_of(xyxy)
     origin, d = fit_line(centres) if len(row_members) >= 2 else (centres[0], np.array([1.0, 0]))
@@ -422,7 +428,13 @@ def _row_geometry(row_members: Sequence[int], dets: Sequence[Detection]) -> RowG
     conditioned = is_well_conditioned(direction)
     judged = np.zeros(len(pos), dtype=bool)
     margin = np.zeros(len(pos))
-    for part in _sections(across, pos):
+    if split is None:
+        parts = _sections(across, pos)
+    elif split == 0:
+        parts = [np.arange(len(pos))]
+    else:
+        parts = [np.arange(split), np.arange(split, len(pos))]
+    for part in parts:
         if len(part) >= 3:
             rel_part = _relative_log_ratio(np.log(along / across)[part], pos[part])
             initial = rel_part > math.log(_sideways_threshold(rel_part))
@@ -1176,6 +1188,41 @@ def _flip_gap(gap: float) -> float:
     return 0.0 if gap > GAP else 2 * GAP
 
 
+def _split_candidates(geo: RowGeometry) -> list[int]:
+    """Where standing tiles may end besides the automatic choice: the first gap from each
+    end of the row at which the faces' across extent steps (automatic tables)."""
+    n = len(geo.positions)
+    if n < 6:
+        return []
+    la = np.log(geo.across)
+    pitch = float(np.median(np.diff(geo.positions)))
+    found = [
+        k
+        for k in range(2, n - 1)
+        if (geo.positions[k] - geo.positions[k - 1]) / pitch >= 1.0 + GAP
+        and abs(float(np.median(la[:k]) - np.median(la[k:]))) >= math.log(1.15)
+    ]
+    return sorted({found[0], found[-1]}) if found else []
+
+
+def _read_row_splits(
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+) -> tuple[list[Grouping], RowGeometry, list[GroupingWarning], int | None]:
+    """:func:`_read_row` under the automatic standing/flat split and the other plausible
+    ones (no split, or a split at another gap); the reading that explains the row best
+    decides which. Returns its candidates, geometry, warnings and split."""
+    base = _read_row(members, dets, kept, names)
+    runs = [(*base, None)]
+    for split in [0, *_split_candidates(base[1])]:
+        cands, geo, warns = _read_row(members, dets, kept, names, split=split)
+        cands = [replace(g, penalty=g.penalty + P_SPLIT) for g in cands]
+        runs.append((cands, geo, warns, split))
+    return min(runs, key=lambda r: min(g.penalty for g in r[0]))
+
+
 def _read_row(
     members: list[int],
     dets: Sequence[Detection],
@@ -1184,13 +1231,15 @@ def _read_row(
     *,
     flip_sideways: frozenset[int] = frozenset(),
     flip_gaps: frozenset[int] = frozenset(),
+    split: int | None = None,
 ) -> tuple[list[Grouping], RowGeometry, list[GroupingWarning]]:
     """Every reading of one row as the hand (both directions), its geometry and doubts.
 
     ``flip_sideways`` / ``flip_gaps``: detections whose sideways judgement, or the gap
-    before them, is taken the other way (to see whether a doubt changes the hand)."""
+    before them, is taken the other way (to see whether a doubt changes the hand);
+    ``split``: see :func:`_row_geometry`."""
     warnings: list[GroupingWarning] = []
-    geo = _row_geometry(members, dets)
+    geo = _row_geometry(members, dets, split)
     if flip_sideways:
         flipped = np.array(
             [s != (m in flip_sideways) for s, m in zip(geo.sideways, geo.members, strict=True)]
@@ -1282,20 +1331,20 @@ def group_detections(
         for r in local_rows
     ]
     sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
-    read: list[tuple[float, list[Grouping], RowGeometry, list[GroupingWarning], list[int]]] = []
+    read: list[tuple[Any, ...]] = []
     hand_rows = _hand_rows(rows, dets)
     biggest = max(float(np.median(sizes[m])) for m in hand_rows)
     for members in hand_rows:
-        cands, geo, row_warnings = _read_row(members, dets, kept, names)
+        cands, geo, row_warnings, split = _read_row_splits(members, dets, kept, names)
         size = float(np.median(sizes[members]))
         # The hand is the row that reads best as a hand; nearer (larger) rows break ties.
         score = min(g.penalty for g in cands) + P_FAR * math.log(biggest / size)
-        read.append((score, cands, geo, row_warnings, members))
-    _, candidates, geo, row_warnings, members = min(read, key=lambda r: r[0])
+        read.append((score, cands, geo, row_warnings, members, split))
+    _, candidates, geo, row_warnings, members, split = min(read, key=lambda r: r[0])
     warnings.extend(row_warnings)
     candidates.sort(key=lambda g: g.penalty)
     best = candidates[0]
-    doubts, flipped = _consequential_doubts(best, geo, members, dets, kept, names)
+    doubts, flipped = _consequential_doubts(best, geo, members, dets, kept, names, split)
     candidates.extend(flipped)
     candidates.sort(key=lambda g: g.penalty)
     # A doubtful judgement taken the other way can explain the layout better (a tile just
@@ -1332,6 +1381,7 @@ def _consequential_doubts(
     dets: Sequence[Detection],
     kept: Sequence[int],
     names: tuple[str, ...],
+    split: int | None,
 ) -> tuple[list[GroupingWarning], list[Grouping]]:
     """Warnings for near-threshold judgements (sideways, gaps) that change the hand when
     taken the other way, and the hands they would give (returned as alternatives).
@@ -1348,7 +1398,9 @@ def _consequential_doubts(
     ):
         changed = []
         for det in dets_in_doubt[:MAX_DOUBTS_TRIED]:
-            cands, _, _ = _read_row(members, dets, kept, names, **{flip: frozenset({det})})
+            cands, _, _ = _read_row(
+                members, dets, kept, names, split=split, **{flip: frozenset({det})}
+            )
             other = min(cands, key=lambda g: g.penalty)
             if other.key() != best.key():
                 changed.append(det)
