@@ -97,8 +97,10 @@ MAX_INDICATORS = 5
 INDICATOR_REACH = 4.0
 URA_REACH = 3.2
 
-#: Penalty of a standing/flat split other than the one the boxes suggest.
+#: Penalty of a standing/flat split other than the one the boxes suggest, and how many
+#: such splits (gaps) are tried.
 P_SPLIT = 0.3
+MAX_SPLITS_TRIED = 5
 #: Rows read as the possible hand (the most hand-like by size and tile count).
 HAND_ROW_TRIES = 4
 #: Penalty per unit of log size for a row further away (smaller) than the largest one.
@@ -1189,20 +1191,16 @@ def _flip_gap(gap: float) -> float:
 
 
 def _split_candidates(geo: RowGeometry) -> list[int]:
-    """Where standing tiles may end besides the automatic choice: the first gap from each
-    end of the row at which the faces' across extent steps (automatic tables)."""
+    """Where standing tiles may end besides the automatic choice: at any gap of the row
+    (automatic tables; the steps in the boxes' shapes can be too small to see)."""
     n = len(geo.positions)
     if n < 6:
         return []
-    la = np.log(geo.across)
     pitch = float(np.median(np.diff(geo.positions)))
     found = [
-        k
-        for k in range(2, n - 1)
-        if (geo.positions[k] - geo.positions[k - 1]) / pitch >= 1.0 + GAP
-        and abs(float(np.median(la[:k]) - np.median(la[k:]))) >= math.log(1.15)
+        k for k in range(2, n - 1) if (geo.positions[k] - geo.positions[k - 1]) / pitch >= 1.0 + GAP
     ]
-    return sorted({found[0], found[-1]}) if found else []
+    return found[:MAX_SPLITS_TRIED]
 
 
 def _read_row_splits(
