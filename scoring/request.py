@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from scoring.errors import InvalidHandError, NotationError, RequestError
 from scoring.hand import Meld
-from scoring.notation import parse_tiles
+from scoring.notation import format_tiles, parse_tiles
 from scoring.ruleset import Ruleset, resolve_ruleset
 from scoring.tiles import NUM_KINDS, SUITS, WIND_LETTERS, Tile
 
@@ -382,6 +382,51 @@ def parse_settle_request(obj: Any) -> SettleRequest:
     )
 
 
+def request_from_hand(
+    hand: str,
+    *,
+    ron_from: str | None = None,
+    seat_wind: str = "E",
+    round_wind: str = "E",
+    dora: tuple[str, ...] = (),
+    ura: tuple[str, ...] = (),
+    flags: tuple[str, ...] = (),
+    ruleset: str = DEFAULT_RULESET,
+    honba: int = 0,
+    riichi_sticks: int = 0,
+) -> dict[str, Any]:
+    """A CONTRACT.md score request from the one-line hand notation (``agari score HAND``).
+
+    >>> r = request_from_hand("234m406p78s11z+9s pon:555z@left", ron_from="W", seat_wind="S")
+    >>> r["closed"], r["win_tile"], r["win"], r["melds"]
+    ('234m406p78s11z', '9s', 'ron', [{'kind': 'pon', 'tiles': '555z', 'from': 'left'}])
+    """
+    from scoring.hand import Hand
+
+    h = Hand.parse(hand)
+    melds = [
+        {"kind": m.kind, "tiles": format_tiles(m.tiles)} | ({"from": m.from_} if m.from_ else {})
+        for m in h.melds
+    ]
+    req: dict[str, Any] = {
+        "ruleset": ruleset,
+        "closed": format_tiles(h.closed),
+        "win_tile": str(h.win_tile),
+        "win": "tsumo" if ron_from is None else "ron",
+        "melds": melds,
+        "round_wind": round_wind,
+        "seat_wind": seat_wind,
+        "dora_indicators": list(dora),
+        "ura_indicators": list(ura),
+        "flags": list(flags),
+        "honba": honba,
+        "riichi_sticks": riichi_sticks,
+    }
+    if ron_from is not None:
+        req["discarder"] = ron_from
+    return req
+
+
 __all__ = [
     "FLAGS",
     "ScoreRequest",
@@ -391,4 +436,5 @@ __all__ = [
     "check_tile_counts",
     "parse_score_request",
     "parse_settle_request",
+    "request_from_hand",
 ]

@@ -75,11 +75,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Score requests read as JSON Lines on stdin: JSON Lines out with --json, else text."""
+    """Score requests read as JSON Lines on stdin (or one HAND given in notation): JSON
+    Lines out with --json, else readable text."""
     from scoring.api import score
 
+    lines: Iterable[str] = sys.stdin
+    if args.hand:
+        from scoring.request import request_from_hand
+
+        req = request_from_hand(
+            args.hand,
+            ron_from=args.ron,
+            seat_wind=args.seat,
+            round_wind=args.round,
+            dora=tuple(args.dora),
+            ura=tuple(args.ura),
+            flags=tuple(args.flag),
+            ruleset=args.ruleset,
+            honba=args.honba,
+            riichi_sticks=args.sticks,
+        )
+        lines = [json.dumps(req)]
     if args.json:
-        return run_json_lines(score, sys.stdin, sys.stdout)
+        return run_json_lines(score, lines, sys.stdout)
     from scoring.explain import explain
 
     class _Text:
@@ -91,7 +109,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         def flush(self) -> None:
             sys.stdout.flush()
 
-    return run_json_lines(score, sys.stdin, _Text())  # type: ignore[arg-type]
+    return run_json_lines(score, lines, _Text())  # type: ignore[arg-type]
 
 
 def cmd_settle(args: argparse.Namespace) -> int:
@@ -288,6 +306,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="score hands (text, or --json lines on stdin)")
     p.add_argument("--json", action="store_true", help="JSON Lines in and out (CONTRACT.md)")
+    p.add_argument(
+        "hand",
+        nargs="?",
+        help="one hand instead of stdin, e.g. '234m406p78s11z+9s pon:555z@left'",
+    )
+    p.add_argument("--ron", metavar="SEAT", help="with HAND: won by ron from SEAT (else tsumo)")
+    p.add_argument("--seat", default="E", help="with HAND: the winner's seat wind (E)")
+    p.add_argument("--round", default="E", help="with HAND: the round wind (E)")
+    p.add_argument("--dora", action="append", default=[], metavar="TILE", help="indicator")
+    p.add_argument("--ura", action="append", default=[], metavar="TILE", help="ura indicator")
+    p.add_argument("--flag", action="append", default=[], help="riichi, ippatsu, haitei, ...")
+    p.add_argument("--ruleset", default="tenhou", help="with HAND: ruleset id (tenhou)")
+    p.add_argument("--honba", type=int, default=0)
+    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("settle", help="settle one discard's wins with the table state (--json)")

@@ -105,3 +105,22 @@ def test_supersedes_relations_are_data() -> None:
     assert "chanta" in sup["junchan"]
     assert "riichi" in sup["double_riichi"]
     assert all(d.rule for d in REGISTRY)  # every yaku says which rule it implements
+
+
+def test_score_one_hand_in_notation(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["score", "234m406p78s11z+9s pon:555z@left", "--ron", "W", "--seat", "S"]
+    argv += ["--dora", "4p", "--honba", "1", "--sticks", "2", "--json"]
+    status, out = _run(argv, [], monkeypatch, capsys)
+    res = json.loads(out)
+    assert status == 0
+    assert res["deltas"] == {"E": 0, "S": 6200, "W": -4200, "N": 0}
+
+
+def test_score_bad_hand_notation_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["score", "123m9s"]) == 2
+    assert "bad_notation" in capsys.readouterr().err
