@@ -210,3 +210,92 @@ def test_bad_line_does_not_change_anything() -> None:
     with pytest.raises(AgariError):
         api.score({**req, "closed": "1"})
     assert req == before
+
+
+TSUMO = {"win": "tsumo", "discarder": None}
+KAN_OPEN = [{"kind": "daiminkan", "tiles": "2222p", "from": "across"}]
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        P({"flags": ["haitei"]}, "haitei_on_ron", id="haitei on ron"),
+        P({"flags": ["rinshan"]}, "rinshan_on_ron", id="rinshan on ron"),
+        P(
+            {
+                **TSUMO,
+                "closed": "123m567m678s9s",
+                "melds": KAN_OPEN,
+                "flags": ["haitei", "rinshan"],
+            },
+            "haitei_and_rinshan",
+            id="haitei and rinshan",
+        ),
+        P({"flags": ["chankan", "houtei"]}, "chankan_and_houtei", id="chankan and houtei"),
+        P(
+            {**TSUMO, "seat_wind": "E", "flags": ["chiihou"]},
+            "chiihou_not_nondealer_tsumo",
+            id="chiihou by the dealer",
+        ),
+        P(
+            {"seat_wind": "E", "flags": ["renhou"]},
+            "renhou_not_nondealer_ron",
+            id="renhou by the dealer",
+        ),
+        P(
+            {
+                **TSUMO,
+                "seat_wind": "E",
+                "closed": "123m567m678s9s",
+                "melds": KAN_OPEN,
+                "flags": ["tenhou"],
+            },
+            "tenhou_with_melds",
+            id="tenhou with a call",
+        ),
+        P(
+            {**TSUMO, "seat_wind": "E", "flags": ["tenhou", "riichi"]},
+            "first_turn_win_with_riichi",
+            id="tenhou with riichi",
+        ),
+        P({**TSUMO, "discarder": "W"}, "tsumo_with_discarder", id="tsumo with a discarder"),
+    ],
+)
+def test_contradictions(changes: dict[str, Any], code: str) -> None:
+    req = request(*GOOD)
+    req.update(changes)
+    if req.get("discarder") is None:
+        req.pop("discarder", None)
+    with pytest.raises(InvalidHandError) as info:
+        api.score(req)
+    assert info.value.code == code
+
+
+def _win(seat: str, win: str = "ron") -> dict[str, Any]:
+    w = request("123m567m678s99s34p", "2p", win, seat=seat)
+    for k in ("ruleset", "honba", "riichi_sticks", "discarder"):
+        w.pop(k, None)
+    return w
+
+
+@pytest.mark.parametrize(
+    ("wins", "code"),
+    [
+        P([_win("E"), _win("E")], "duplicate_winner", id="same seat twice"),
+        P([_win("E", "tsumo"), _win("S", "tsumo")], "multi_tsumo", id="two tsumo"),
+    ],
+)
+def test_settle_rejects_impossible_tables(wins: list[dict[str, Any]], code: str) -> None:
+    table: dict[str, Any] = {"ruleset": "tenhou", "wins": wins}
+    if wins[0]["win"] == "ron":
+        table["discarder"] = "N"
+    with pytest.raises(InvalidHandError) as info:
+        api.settle(table)
+    assert info.value.code == code
+
+
+def test_settle_unknown_field_in_a_win() -> None:
+    win = {**_win("E"), "honba": 1}  # table fields belong to the settle object
+    with pytest.raises(RequestError) as info:
+        api.settle({"ruleset": "tenhou", "discarder": "N", "wins": [win]})
+    assert info.value.code == "unknown_field"
