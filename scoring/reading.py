@@ -9,6 +9,7 @@ makes the triplet it completes an open one. Yaku and fu are functions of a readi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -51,8 +52,8 @@ class Group:
         return f"{'called ' if self.called else ''}{'run' if self.is_run else 'triplet'} {text}"
 
 
-def _mask(kinds: object) -> int:
-    return sum(1 << k for k in kinds)  # type: ignore[attr-defined]
+def _mask(kinds: Iterable[int]) -> int:
+    return sum(1 << k for k in kinds)
 
 
 _YAOCHUU_MASK = _mask(k for k in range(NUM_KINDS) if IS_YAOCHUU[k])
@@ -175,17 +176,25 @@ def readings(
         for k in (m.base, m.base + 1, m.base + 2) if m.kind == "chi" else (m.base,) * 3:
             all_counts[k] += 1
     all_t = tuple(all_counts)
-    kinds = Palette.of(sum(1 << k for k in range(NUM_KINDS) if all_t[k]))
+    palette = Palette.of(sum(1 << k for k in range(NUM_KINDS) if all_t[k]))
     out: list[Reading] = []
     for div in divide(full_t):
         out.extend(
-            _placements(div, win_kind, meld_groups, menzen, is_tsumo, all_t, kinds, closed_counts)
+            _placements(div, win_kind, meld_groups, menzen, is_tsumo, all_t, palette, closed_counts)
         )
     if not melds:
         if is_chiitoitsu(full_t):
             out.append(
                 Reading(
-                    "chiitoitsu", win_kind, (), "tanki", True, win_kind, all_t, kinds, closed_counts
+                    "chiitoitsu",
+                    win_kind,
+                    (),
+                    "tanki",
+                    True,
+                    win_kind,
+                    all_t,
+                    palette,
+                    closed_counts,
                 )
             )
         if is_kokushi(full_t):
@@ -193,7 +202,7 @@ def readings(
             wait: Wait = "kokushi_13" if thirteen else "kokushi"
             pair = next(k for k in TERMINALS_AND_HONORS if full_t[k] == 2)
             out.append(
-                Reading("kokushi", pair, (), wait, True, win_kind, all_t, kinds, closed_counts)
+                Reading("kokushi", pair, (), wait, True, win_kind, all_t, palette, closed_counts)
             )
     return out
 
@@ -205,13 +214,13 @@ def _placements(
     menzen: bool,
     is_tsumo: bool,
     counts: tuple[int, ...],
-    kinds: Palette,
+    palette: Palette,
     closed_counts: tuple[int, ...],
 ) -> list[Reading]:
     """One reading per distinct place of the winning tile in this division."""
     closed = tuple(Group(b.kind, b.is_run) for b in div.blocks)
     out: list[Reading] = []
-    args = (menzen, win, counts, kinds, closed_counts)
+    args = (menzen, win, counts, palette, closed_counts)
     if div.pair == win:
         out.append(Reading("standard", div.pair, closed + meld_groups, "tanki", *args))
     seen: set[tuple[int, bool, str]] = set()
