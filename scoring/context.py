@@ -93,6 +93,11 @@ class WinContext:
             raise bad("haitei_on_ron", "haitei is a tsumo on the last tile; a ron there is houtei")
         if self.houtei and self.is_tsumo:
             raise bad("houtei_on_tsumo", "houtei is a ron on the last discard; tsumo is haitei")
+        if self.ippatsu and self.rinshan:
+            raise bad(
+                "ippatsu_and_rinshan",
+                "a kan after riichi ends the ippatsu chance, so rinshan cannot be ippatsu",
+            )
         if self.haitei and self.rinshan:
             raise bad("haitei_and_rinshan", "a replacement tile after a kan is not the last draw")
         if self.chankan and self.houtei:

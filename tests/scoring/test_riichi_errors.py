@@ -233,6 +233,16 @@ KAN_OPEN = [{"kind": "daiminkan", "tiles": "2222p", "from": "across"}]
         ),
         P({"flags": ["chankan", "houtei"]}, "chankan_and_houtei", id="chankan and houtei"),
         P(
+            {
+                **TSUMO,
+                "closed": "123m567m678s9s",
+                "melds": [{"kind": "ankan", "tiles": "2222p"}],
+                "flags": ["riichi", "ippatsu", "rinshan"],
+            },
+            "ippatsu_and_rinshan",
+            id="ippatsu on a rinshan tsumo",
+        ),
+        P(
             {**TSUMO, "seat_wind": "E", "flags": ["chiihou"]},
             "chiihou_not_nondealer_tsumo",
             id="chiihou by the dealer",
