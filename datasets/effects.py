@@ -46,15 +46,15 @@ def apply_camera(img: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
         done["glare"] = strength
     # white balance of the light (warm lamps, cool daylight)
     wb = np.array([rng.normal(1, 0.08), rng.normal(1, 0.03), rng.normal(1, 0.08)], np.float32)
-    gain3 = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    gain3 = gain.astype(np.float32)[:, :, None] * wb  # coarse (hs, ws, 3)
+    gain3 = cv2.resize(gain3, (w, h), interpolation=cv2.INTER_LINEAR)
     f = img.astype(np.float32)
-    f *= gain3[:, :, None]
-    f *= wb
+    f *= gain3
     if glare is not None:
         f += cv2.resize(glare.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)[
             :, :, None
         ]
-    out = np.clip(f, 0, 255).astype(np.uint8)
+    out = cv2.convertScaleAbs(f)  # saturating cast; every value is >= 0
     # contrast / gamma as a lookup table
     gamma = float(rng.uniform(0.8, 1.2))
     lut = (255 * (np.arange(256) / 255) ** gamma).clip(0, 255).astype(np.uint8)
@@ -77,18 +77,33 @@ def apply_camera(img: np.ndarray, rng: np.random.Generator) -> dict[str, float]:
         done["motion"] = float(length)
     elif p < 0.7:
         out = cv2.GaussianBlur(out, (0, 0), 0.5 * scale)  # the softness of every phone lens
-    # sensor noise: read noise, sometimes shot-like (stronger in the bright parts)
+    if rng.random() < 0.3:  # phones sharpen: an unsharp mask, with its halos
+        amount = float(rng.uniform(0.3, 1.0))
+        soft = cv2.GaussianBlur(out, (0, 0), 1.2 * scale)
+        out = cv2.addWeighted(out, 1 + amount, soft, -amount, 0)
+        done["sharpen"] = amount
+    # sensor noise: luminance noise, sometimes shot-like (stronger in the bright parts), plus
+    # blotchy colour noise. OpenCV's generator is much faster than numpy's here; it is seeded
+    # from ours, so the bytes still depend on the sample's seed only.
     sigma = float(rng.uniform(1.0, 7.0))
-    noise = rng.standard_normal((h, w), dtype=np.float32)
-    noise *= sigma
-    f = out.astype(np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
     if rng.random() < 0.5:
-        f += noise[:, :, None] * np.sqrt(np.maximum(f, 1) * (1 / 128))
+        noise = np.empty((h, w), np.float32)
+        cv2.randn(noise, 0.0, sigma)
+        shot = np.sqrt(np.maximum(np.arange(256, dtype=np.float32), 1) / 128)
+        noise *= shot[cv2.cvtColor(out, cv2.COLOR_BGR2GRAY)]
+        n16 = noise.astype(np.int16)
     else:
-        f += noise[:, :, None]
+        n16 = np.empty((h, w), np.int16)
+        cv2.randn(n16, 0.0, sigma)
+    n3 = cv2.merge([n16, n16, n16])
+    chroma = float(rng.uniform(0.0, 0.6)) * sigma
+    if chroma >= 0.5:
+        small = np.empty((max(2, h // 2), max(2, w // 2), 3), np.int16)
+        cv2.randn(small, (0.0, 0.0, 0.0), (chroma, chroma, chroma))
+        n3 += cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     done["noise"] = sigma
-    np.clip(f, 0, 255, out=f)
-    img[:] = f.astype(np.uint8)
+    img[:] = cv2.add(out, n3, dtype=cv2.CV_8U)
     return done
 
 
