@@ -117,7 +117,8 @@ def _pick_sets(
     sets: list[tuple[int, bool]] = []
     triplet_p = {"toitoi": 1.0, "yakuhai": 0.3, "riichi": 0.2}.get(theme, 0.25)
     if theme == "yakuhai":
-        k = _choice(rng, [27, 28, 29, 30, 31, 31, 32, 32, 33, 33])
+        # a dragon triplet: yakuhai whatever the seat and round (a wind would depend on them)
+        k = _choice(rng, [31, 32, 33])
         counts[k] += 3
         sets.append((k, False))
     while len(sets) < 4:
@@ -291,4 +292,32 @@ def _with_indicators(rng: np.random.Generator, hand: LaidHand) -> LaidHand:
     )
 
 
-__all__ = ["MELD_KINDS", "SOURCES", "LaidHand", "LaidMeld", "is_winning_shape", "random_hand"]
+def win_context(hand: LaidHand, rng: np.random.Generator) -> dict[str, Any]:
+    """A table situation that makes the hand a legal win (what a photo cannot show).
+
+    Closed hands declared riichi; open hands carry their yaku in the tiles. Merged into
+    ``hand.to_request()`` it is a complete CONTRACT.md score request.
+    """
+    closed = all(m.kind == "ankan" for m in hand.melds)
+    seat = "ESWN"[int(rng.integers(4))]
+    ctx: dict[str, Any] = {
+        "win": "tsumo" if rng.random() < 0.4 else "ron",
+        "round_wind": "E" if rng.random() < 0.6 else "S",
+        "seat_wind": seat,
+        "flags": ["riichi"] if closed else [],
+    }
+    if ctx["win"] == "ron":
+        others = [w for w in "ESWN" if w != seat]
+        ctx["discarder"] = others[int(rng.integers(3))]
+    return ctx
+
+
+__all__ = [
+    "MELD_KINDS",
+    "SOURCES",
+    "LaidHand",
+    "LaidMeld",
+    "is_winning_shape",
+    "random_hand",
+    "win_context",
+]

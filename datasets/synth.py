@@ -23,7 +23,7 @@ from datasets import effects
 from datasets.art import FaceStyle, load_styles
 from datasets.camera import Camera
 from datasets.classes import class_id
-from datasets.hands import LaidHand, random_hand
+from datasets.hands import LaidHand, random_hand, win_context
 from datasets.render import Renderer, random_look
 from datasets.scene import Block, Scene, build_scene
 from datasets.yolo import format_label_lines, write_data_yaml
@@ -272,6 +272,8 @@ def render_sample(
         "jpeg_quality": quality,
         "effects": {k: round(v, 3) for k, v in done.items()},
         "hand": hand.to_request(),
+        # drawn from its own generator, so adding it changed no image
+        "context": win_context(hand, np.random.default_rng([seed, index, 1])),
         "hand_tiles": reading,
         "hand_tiles_seen": seen,
         "shape": hand.shape,

@@ -4,7 +4,7 @@ from collections import Counter
 
 import numpy as np
 
-from datasets.hands import SOURCES, is_winning_shape, random_hand
+from datasets.hands import SOURCES, is_winning_shape, random_hand, win_context
 from scoring.notation import parse_tiles
 
 
@@ -59,3 +59,15 @@ def test_request_form() -> None:
         assert n == 14
         for m in req["melds"]:
             assert ("from" in m) == (m["kind"] != "ankan")
+
+
+def test_hands_with_their_context_score_as_wins() -> None:
+    """Plausible riichi wins: with the context drawn for them, every hand has a yaku."""
+    from scoring.api import score
+
+    rng = np.random.default_rng(11)
+    for h in _hands(150, seed=12):
+        req = {**h.to_request(), **win_context(h, rng), "ruleset": "tenhou"}
+        req.update(honba=0, riichi_sticks=0)
+        result = score(req)
+        assert result["han"] >= 1, (req, result)
