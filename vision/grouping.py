@@ -1047,6 +1047,15 @@ def _indicator_bands(
             continue
         if len(run.face_up) == len(dora.face_up):
             ura = run
+            if beside:
+                warnings.append(
+                    GroupingWarning(
+                        "ura_beside_dora",
+                        "two runs of indicators side by side: the left one is read as dora, "
+                        "the right one as ura",
+                        (*dora.face_up, *run.face_up),
+                    )
+                )
             break
         possible.append(run)
     if ura is None and possible:

@@ -296,3 +296,25 @@ def test_sideways_mark_in_the_tile_name() -> None:
     out = group({"width": 1200, "height": 1000, "detections": dets})
     assert out["hand_tiles"][-1] == "2'z"
     assert out["hand"]["win_tile"] == "2z"
+
+
+def test_ura_beside_the_dora_are_read_right_of_them_with_a_warning() -> None:
+    from tests.vision.grouping_layout import Placed
+
+    placed = lay_out(CLOSED, "2z", dora=["3m", "9p"])
+    # The ura laid in the same row, right of the dora after a gap of most of a tile.
+    placed += [Placed("4s", 1.0 + 2 * 0.75 + 0.6, 1.6, False, "indicator")]
+    placed += [Placed("6z", 1.0 + 3 * 0.75 + 0.6, 1.6, False, "indicator")]
+    out = _run(placed, angle=180)
+    assert out["hand"]["dora_indicators"] == ["3m", "9p"]
+    assert out["hand"]["ura_indicators"] == ["4s", "6z"]
+    assert "ura_beside_dora" in _codes(out)
+
+
+def test_a_river_above_the_hand_is_not_read_as_indicators() -> None:
+    from tests.vision.grouping_layout import discards
+
+    placed = lay_out(CLOSED, "2z") + discards(0.5, 3.2, ["1p", "9s", "4z", "6m", "8m", "3p", "5s"])
+    out = _run(placed)
+    assert out["hand"]["dora_indicators"] == []
+    assert out["hand"]["ura_indicators"] == []
