@@ -163,7 +163,7 @@ class Renderer:
         Hp = self.cam.plane_homography()
         half = np.diag([0.5, 0.5, 1.0])
         for b in scene.blocks:
-            corners = _corners(b)
+            corners = block_corners(b)
             pts = corners[:, :2] - corners[:, 2:3] * (L[:2] / max(L[2], 0.2))
             if not self._in_front(pts):
                 continue
@@ -224,7 +224,7 @@ class Renderer:
         cam = self.cam
         half = np.array(b.size) / 2
         look = self.look
-        if np.any(cam.to_cam(_corners(b))[:, 2] < 30):
+        if np.any(cam.to_cam(block_corners(b))[:, 2] < 30):
             return
         is_tile = b.tile is not None
         for name, signs in _FACES.items():
@@ -348,7 +348,8 @@ class Renderer:
                 )
 
 
-def _corners(b: Block) -> np.ndarray:
+def block_corners(b: Block) -> np.ndarray:
+    """The eight corners of a block in world coordinates (mm)."""
     signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
     return (signs * (np.array(b.size) / 2)) @ b.R.T + b.t
 

@@ -24,8 +24,8 @@ from datasets.art import FaceStyle, load_styles
 from datasets.camera import Camera
 from datasets.classes import class_id
 from datasets.hands import LaidHand, random_hand, win_context
-from datasets.render import Renderer, random_look
-from datasets.scene import Block, Scene, build_scene
+from datasets.render import Renderer, block_corners, random_look
+from datasets.scene import Scene, build_scene
 from datasets.yolo import format_label_lines, write_data_yaml
 from scoring.errors import RequestError
 
@@ -78,11 +78,6 @@ def _image_size(
     return max(32, round(long * a / b)), long
 
 
-def _corners(b: Block) -> np.ndarray:
-    signs = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], float)
-    return (signs * (np.array(b.size) / 2)) @ b.R.T + b.t
-
-
 def sample_camera(
     scene: Scene, rng: np.random.Generator, size: tuple[int, int]
 ) -> tuple[Camera, dict[str, Any]]:
@@ -115,7 +110,7 @@ def sample_camera(
         else float(2 * np.degrees(np.arctan(np.tan(np.radians(fov_long) / 2) * width / height)))
     )
     pts = np.concatenate(
-        [_corners(b) for b in scene.blocks if b.role in (*HAND_ROLES, "dora", "ura")]
+        [block_corners(b) for b in scene.blocks if b.role in (*HAND_ROLES, "dora", "ura")]
     )
     target = pts.mean(0) + rng.normal(0, 10, 3) * [1, 1, 0]
     fill = float(rng.uniform(0.65, 0.97) if view != "player" else rng.uniform(0.78, 0.98))
