@@ -338,8 +338,10 @@ def generate(
     progress: bool = False,
 ) -> dict[str, Any]:
     """Render images ``start .. start+count-1`` of run ``seed`` into ``out`` (YOLO layout)."""
-    if count < 0 or start < 0:
-        raise RequestError("count and start must not be negative", code="bad_count")
+    if count < 1 or start < 0:
+        raise RequestError(f"count {count} must be >= 1 and start {start} >= 0", code="bad_count")
+    if workers is not None and workers < 1:
+        raise RequestError(f"workers {workers} must be >= 1", code="bad_workers")
     if not -1 <= val_fraction < 1:
         raise RequestError(
             f"val fraction {val_fraction!r} must be in [0, 1), or -1 for all val", code="bad_split"

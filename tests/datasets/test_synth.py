@@ -187,6 +187,10 @@ def test_bad_inputs_raise_coded_errors(tmp_path: Path) -> None:
     with pytest.raises(RequestError) as err:
         generate(tmp_path, 1, val_fraction=1.5)
     assert err.value.code == "bad_split"
+    for kwargs, code in (({"count": 0}, "bad_count"), ({"count": 1, "workers": -1}, "bad_workers")):
+        with pytest.raises(RequestError) as err:
+            generate(tmp_path, **kwargs)
+        assert err.value.code == code
     assert not any(tmp_path.iterdir())
 
 
