@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
-    n = exact = skipped = flagged = 0
+    n = exact = skipped = flagged = silent_true = 0
     wrong_damaged = silent = 0
     codes: Counter[str] = Counter()
     noise: Counter[str] = Counter()
@@ -145,7 +145,9 @@ def main(argv: list[str] | None = None) -> int:
             per_view[view][0] += 1
             flagged += bool(result.warnings)
             noise.update({w.code for w in result.warnings})
-        elif len(failures) < args.show:
+        else:
+            silent_true += not result.warnings
+        if not same_hand(result.hand(), want) and len(failures) < args.show:
             failures.append(
                 f"{name} ({view}{', standing' if truth.get('upright_hand') else ''}): "
                 f"want {want}\n   got {result.hand()}\n   warnings "
@@ -167,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {args.seed}"
     )
     print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
+    print(f"  wrong hands without a warning: {silent_true}/{n - exact}")
     print(
         f"  correct hands that still carry a warning: {flagged}/{exact} "
         f"{dict(noise.most_common(6))}"
