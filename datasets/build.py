@@ -96,12 +96,8 @@ def build_dataset(out: Path, synth: list[Path], real: list[Path], *, copy: bool 
     return report
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m datasets.build",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The builder's options, shared by ``python -m datasets.build`` and ``agari dataset build``."""
     ap.add_argument("--out", required=True)
     ap.add_argument("--synth", nargs="*", default=[], help="synthetic runs (agari generate)")
     ap.add_argument(
@@ -111,19 +107,30 @@ def main(argv: list[str] | None = None) -> int:
         help="real YOLO sets (default: ../shared/data/real-photos-* beside the repo)",
     )
     ap.add_argument("--copy", action="store_true", help="copy images instead of symlinking")
-    args = ap.parse_args(argv)
-    if args.real is None:
+
+
+def run(args: argparse.Namespace) -> int:
+    real = args.real
+    if real is None:
         shared = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-        args.real = sorted(
-            str(p) for p in shared.glob("real-photos-*") if (p / "data.yaml").exists()
-        )
+        real = sorted(str(p) for p in shared.glob("real-photos-*") if (p / "data.yaml").exists())
     report = build_dataset(
-        Path(args.out), [Path(s) for s in args.synth], [Path(r) for r in args.real], copy=args.copy
+        Path(args.out), [Path(s) for s in args.synth], [Path(r) for r in real], copy=args.copy
     )
     for src, counts in report.items():
         print(f"{src}: {counts}")
     print(f"wrote {Path(args.out) / 'data.yaml'}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m datasets.build",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(ap)
+    return run(ap.parse_args(argv))
 
 
 if __name__ == "__main__":

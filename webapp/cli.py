@@ -291,6 +291,25 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_dataset_build(args: argparse.Namespace) -> int:
+    from datasets.build import run
+
+    return run(args)
+
+
+def _add_generate_arguments(p: argparse.ArgumentParser) -> None:
+    """Shared by ``agari generate`` and ``agari dataset synth`` (the issue's name for it)."""
+    p.add_argument("--out", required=True, help="output folder (YOLO layout + truth JSON)")
+    p.add_argument("--count", "--n", type=int, default=100, help="how many images")
+    p.add_argument("--seed", type=int, default=0, help="same seed, same bytes")
+    p.add_argument("--start", type=int, default=0, help="first image index of the run")
+    p.add_argument("--size", default="640-1280", help="long side in px, or a range lo-hi")
+    p.add_argument("--art", default=None, help="tile art folder (default ../shared/data/tile-art)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument("--val", type=float, default=0.0, help="val share (-1: all val)")
+    p.set_defaults(func=cmd_generate)
+
+
 def cmd_table(args: argparse.Namespace) -> int:
     from webapp.ledger.cli import run
 
@@ -368,15 +387,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("generate", help="render synthetic labelled photos")
-    p.add_argument("--out", required=True, help="output folder (YOLO layout + truth JSON)")
-    p.add_argument("--count", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0, help="same seed, same bytes")
-    p.add_argument("--start", type=int, default=0, help="first image index of the run")
-    p.add_argument("--size", default="640-1280", help="long side in px, or a range lo-hi")
-    p.add_argument("--art", default=None, help="tile art folder (default ../shared/data/tile-art)")
-    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument("--val", type=float, default=0.0, help="val share (-1: all val)")
-    p.set_defaults(func=cmd_generate)
+    _add_generate_arguments(p)
+
+    p = sub.add_parser("dataset", help="synthetic photos (synth), mixed training set (build)")
+    dsub = p.add_subparsers(dest="dataset_command", metavar="ACTION", required=True)
+    _add_generate_arguments(dsub.add_parser("synth", help="same as 'agari generate'"))
+    pb = dsub.add_parser("build", help="mix synthetic runs and the real train splits into one set")
+    from datasets.build import add_arguments as add_build_arguments
+
+    add_build_arguments(pb)
+    pb.set_defaults(func=cmd_dataset_build)
 
     p = sub.add_parser("table", help="table ledger: create, list, show, export a game")
     ledger_cli.add_arguments(p)
