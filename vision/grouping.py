@@ -455,6 +455,11 @@ def _row_geometry(
     )
     up = ~sideways
     height = float(np.median(across[up])) if up.any() else float(np.median(along))
+    # The un-rotated across extent collapses for thin boxes at grazing angles; the box's
+    # projection on the normal cannot (it overestimates when the row is turned).
+    w_box, h_box = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
+    projected = float(np.median(abs(normal[0]) * w_box + abs(normal[1]) * h_box))
+    height = max(height, 0.6 * projected)
     unit = _pitch(pos, sideways)
     if unit is None:
         unit = float(np.median(along[up])) if up.any() else float(np.median(across))
@@ -1007,6 +1012,8 @@ def _indicator_bands(
     def is_river(run: _Run) -> bool:
         if len(run.face_up) > MAX_INDICATORS:
             return True
+        if len(run.dets) > len(run.face_up):
+            return False  # face-down tiles around it: a dead wall, never a river
         above = [
             o
             for o in runs
