@@ -419,13 +419,9 @@ def _win(
             raise _illegal(
                 number, label, f"{winner}'s win needs exactly one of points, deltas or request"
             )
-        if given[0] == "points":
-            if rs.scoring != "riichi":
-                raise _illegal(
-                    number,
-                    label,
-                    f"{rs.id} scores with {rs.scoring}: give the hand's 'deltas' or a 'request'",
-                )
+        if given[0] == "points" and rs.scoring == "zung_jung":
+            d = _zung_jung_deltas(rs, winner, discarder, w["points"], number, label)
+        elif given[0] == "points":
             d = _points_deltas(rs, state, winner, discarder, w["points"], honba, number, label)
         elif given[0] == "deltas":
             d = _checked_deltas(w["deltas"], number, label)
@@ -463,6 +459,29 @@ def _win(
     out.dealer_won = state.dealer in winners
     out.dealer_keeps = out.dealer_won and g.renchan_on_win
     out.counter_up = out.dealer_keeps
+
+
+def _zung_jung_deltas(
+    rs: Ruleset, winner: str, discarder: str | None, value: Any, number: int, label: str
+) -> dict[str, int]:
+    """A Zung Jung win typed as its hand value V: the ruleset's payoff scheme decides who
+    pays what (the discarder is the responsible player; None for a self-draw)."""
+    # Imported lazily: riichi games never need the Zung Jung tables.
+    from scoring.zungjung import payments
+    from scoring.zungjung.table import load_table
+
+    table = load_table(rs.zj_table)
+    # No hand is worth more than the highest single pattern (a listed limit scores alone).
+    highest = max(table.compound_limit, *(p.value for p in table.patterns.values()))
+    if not (_is_int(value) and 0 < value <= highest):
+        raise _illegal(
+            number, label, f"a Zung Jung hand value must be an integer 1-{highest}: {value!r}"
+        )
+    if value < rs.zj_min_points:
+        raise _illegal(
+            number, label, f"{value} points is below {rs.id}'s minimum of {rs.zj_min_points}"
+        )
+    return payments(value, winner, discarder, par=table.par, scheme=rs.zj_payoff)
 
 
 def _points_deltas(

@@ -267,7 +267,17 @@ def test_wsom_deal_always_passes() -> None:
 
 def test_wsom_no_riichi_and_zung_jung_points_only() -> None:
     assert "no riichi" in illegal("wsom", [draw(riichi=["E"])])
-    assert "Zung Jung" in illegal("wsom", [ron("S", "W", 40)]).replace("zung_jung", "Zung Jung")
+
+
+def test_wsom_typed_value_pays_by_the_formal_payoff() -> None:
+    # WSOM.md payoff: V = 40 > 25 on a discard: W (discarder) pays 3*40-50 = 70, the two
+    # bystanders 25 each; S collects 3V = 120. Scores start from 0 in WSOM.
+    assert scores(play("wsom", [ron("S", "W", 40)])) == [-25, 120, -70, -25]
+    # Self-drawn V = 10: each pays 10, S collects 30.
+    assert scores(play("wsom", [tsumo("S", 10)])) == [-10, 30, -10, -10]
+    # Below WSOM's 5-point minimum, or above the highest pattern (480), it is refused.
+    assert "minimum" in illegal("wsom", [ron("S", "W", 3)])
+    assert "1-480" in illegal("wsom", [ron("S", "W", 8000)])
 
 
 def test_noten_payments_split() -> None:
