@@ -96,6 +96,9 @@ HAND_SIZE = (13, 18)
 MAX_INDICATORS = 5
 INDICATOR_REACH = 4.0
 URA_REACH = 3.2
+#: Dora (not on a dead wall) this close to a row of six or more, in tile heights, are
+#: reported as possibly discards.
+RIVER_NEAR = 1.6
 
 #: Penalty of a standing/flat split other than the one the boxes suggest, and how many
 #: such splits (gaps) are tried.
@@ -1029,11 +1032,35 @@ def _indicator_bands(
 
     warnings: list[GroupingWarning] = []
     candidates = [r for r in runs if r.face_up and r.height <= INDICATOR_REACH]
-    if not candidates or is_river(candidates[0]):
+    if not candidates:
         return [], []
+    if is_river(candidates[0]):
+        if len(candidates[0].face_up) <= MAX_INDICATORS:
+            warnings.append(
+                GroupingWarning(
+                    "possible_indicators",
+                    "a short row just above the hand was read as the end of a river, not as "
+                    "dora indicators",
+                    candidates[0].face_up,
+                )
+            )
+        return [], warnings
     # Of runs side by side at the nearest height, the dora are the left one.
     level = [r for r in candidates if abs(r.height - candidates[0].height) < 0.3]
     dora = min(level, key=lambda r: r.start)
+    crowd = [
+        o
+        for o in runs
+        if len(o.face_up) > MAX_INDICATORS and abs(o.height - dora.height) < RIVER_NEAR
+    ]
+    if crowd and len(dora.dets) == len(dora.face_up):
+        warnings.append(
+            GroupingWarning(
+                "indicators_near_river",
+                "the tiles read as dora indicators lie next to a river of discards",
+                dora.face_up,
+            )
+        )
     if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
         warnings.append(
             GroupingWarning(

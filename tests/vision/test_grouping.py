@@ -318,3 +318,6 @@ def test_a_river_above_the_hand_is_not_read_as_indicators() -> None:
     out = _run(placed)
     assert out["hand"]["dora_indicators"] == []
     assert out["hand"]["ura_indicators"] == []
+    # ... but the short row could have been indicators: the page may ask.
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
+    assert warning["tiles"] == ["5s"]
