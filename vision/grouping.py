@@ -96,9 +96,13 @@ HAND_SIZE = (13, 18)
 MAX_INDICATORS = 5
 INDICATOR_REACH = 4.0
 URA_REACH = 3.2
-#: Dora (not on a dead wall) this close to a row of six or more, in tile heights, are
-#: reported as possibly discards.
-RIVER_NEAR = 1.6
+#: Face-up tiles this near the chosen indicators (tile heights across, tile widths along
+#: between the runs' end centres) make the indicator reading doubtful: a discard taken for an
+#: indicator, or an indicator left out, are then told apart by nothing in the boxes.
+STRAY_NEAR = 1.7
+#: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
+#: below which the two runs could be split differently.
+URA_BESIDE_CLEAR = 1.6
 
 #: Penalty of a standing/flat split other than the one the boxes suggest, and how many
 #: such splits (gaps) are tried.
@@ -126,6 +130,9 @@ P_PRIOR = 0.05
 #: Doubtful judgements re-read the other way (each costs one more reading of the row), and
 #: the penalty a reading against the measured evidence pays.
 MAX_DOUBTS_TRIED = 6
+#: A doubtful judgement is reported only when the hand it gives taken the other way reads
+#: within this penalty of the best (about one unexplained sideways tile).
+DOUBT_REACH = 3.0
 P_DOUBT_FLIP = 0.5
 #: Other parses within this penalty of the best are returned as alternatives.
 ALTERNATIVE_MARGIN = 1.0
@@ -1048,19 +1055,6 @@ def _indicator_bands(
     # Of runs side by side at the nearest height, the dora are the left one.
     level = [r for r in candidates if abs(r.height - candidates[0].height) < 0.3]
     dora = min(level, key=lambda r: r.start)
-    crowd = [
-        o
-        for o in runs
-        if len(o.face_up) > MAX_INDICATORS and abs(o.height - dora.height) < RIVER_NEAR
-    ]
-    if crowd and len(dora.dets) == len(dora.face_up):
-        warnings.append(
-            GroupingWarning(
-                "indicators_near_river",
-                "the tiles read as dora indicators lie next to a river of discards",
-                dora.face_up,
-            )
-        )
     if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
         warnings.append(
             GroupingWarning(
@@ -1081,7 +1075,9 @@ def _indicator_bands(
             continue
         if len(run.face_up) == len(dora.face_up):
             ura = run
-            if beside:
+            # Beside the dora, a clear space between the runs tells them apart; runs nearly
+            # touching, or a third run at that level, could split the other way.
+            if beside and (run.start - dora.end < URA_BESIDE_CLEAR or len(level) > 2):
                 warnings.append(
                     GroupingWarning(
                         "ura_beside_dora",
@@ -1104,7 +1100,42 @@ def _indicator_bands(
     chosen = [list(dora.face_up)]
     if ura is not None:
         chosen.append(list(ura.face_up))
+    stray = _stray_near(runs, [r for r in (dora, ura) if r is not None])
+    if stray and not any(w.code == "possible_ura" for w in warnings):
+        warnings.append(
+            GroupingWarning(
+                "tiles_near_indicators",
+                "face-up tiles that are not read as indicators lie close to the dora or ura "
+                "indicators: the indicators may be misread (a discard taken for one, or one "
+                "left out)",
+                (*dora.face_up, *(ura.face_up if ura else ()), *stray),
+            )
+        )
     return chosen, warnings
+
+
+def _stray_near(runs: Sequence[_Run], chosen: Sequence[_Run]) -> tuple[int, ...]:
+    """Face-up tiles of runs not chosen as indicators that lie within
+    :data:`STRAY_NEAR` tiles of a chosen run (across and along the hand), face-down runs
+    aside: a discard or a missed indicator could be either."""
+    out: list[int] = []
+    for run in runs:
+        if not run.face_up or any(run is c for c in chosen):
+            continue
+        for c in chosen:
+            along_gap = max(0.0, run.start - c.end, c.start - run.end)
+            rise = run.height - c.height
+            # A run as long as the dora further above them: ura seen more foreshortened.
+            far_ura = (
+                c is chosen[0]
+                and len(chosen) == 1
+                and len(run.face_up) == len(c.face_up)
+                and 0 < rise < 2 * URA_REACH
+            )
+            if along_gap < STRAY_NEAR and (abs(rise) < STRAY_NEAR or far_ura):
+                out.extend(run.face_up)
+                break
+    return tuple(out)
 
 
 # --- the whole step -----------------------------------------------------------------------
@@ -1443,7 +1474,8 @@ def _consequential_doubts(
                 members, dets, kept, names, split=split, **{flip: frozenset({det})}
             )
             other = min(cands, key=lambda g: g.penalty)
-            if other.key() != best.key():
+            # Taken the other way the hand changes, but reads far worse: not a real doubt.
+            if other.key() != best.key() and other.penalty < best.penalty + DOUBT_REACH:
                 changed.append(det)
                 others.append(replace(other, penalty=other.penalty + P_DOUBT_FLIP))
         if changed:
