@@ -84,6 +84,9 @@ STANDING_STEP = 1.25
 SIDEWAYS_DEPTH = 0.8
 #: Judgements closer than this (log units between the two fits) are reported as doubtful.
 SIDEWAYS_DOUBT_MARGIN = 0.12
+#: A sideways tile's centre lies at least 1.17 pitches from its neighbours' (touching); a
+#: tile closer than this to both neighbours is upright whatever its box's shape.
+SIDEWAYS_MIN_STEP = 1.07
 #: A gap wider than this share of an upright tile's width separates tiles (players leave
 #: a quarter of a tile or more before the winning tile; touching tiles show ~0.03).
 GAP = 0.15
@@ -120,12 +123,14 @@ P_GAP_IN_MELD = 1.5
 P_GAP_IN_CONCEALED = 1.0
 P_NO_GAP_BEFORE_MELD = 0.4
 P_CHI_NOT_LEFT = 2.5
-P_MELD_MISMATCH = 2.0
+P_MELD_MISMATCH = 5.0
 P_NO_WIN = 2.5
 P_WIN_LEFT = 0.8
 P_WIN_AFTER_MELDS = 0.3
 P_STACK_OUTSIDE_MELD = 2.0
 P_WRONG_SIDE = 1.2
+#: Per indicator band seen only below the hand (the reading is upside down), in P_WRONG_SIDE.
+P_BAND_SIDE = 1.0
 P_PRIOR = 0.05
 #: Doubtful judgements re-read the other way (each costs one more reading of the row), and
 #: the penalty a reading against the measured evidence pays.
@@ -453,6 +458,7 @@ def _row_geometry(
             judged[part], margin[part] = _judge_sideways(xyxy[part], pos[part], direction, initial)
         else:
             margin[part] = -1.0  # two tiles apart from the rest: a flat winning tile or so
+    judged, margin = _spacing_veto(pos, judged, margin)
     given = [dets[i].sideways for i in members]
     sideways = np.array(
         [g if g is not None else bool(j) for g, j in zip(given, judged, strict=True)],
@@ -495,6 +501,30 @@ def _row_geometry(
         origin=(float(origin[0]), float(origin[1])),
         conditioned=conditioned,
     )
+
+
+def _spacing_veto(
+    pos: np.ndarray, judged: np.ndarray, margin: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Tiles judged sideways whose centre lies as close to both neighbours' as upright tiles
+    do are upright after all (the judgement kept as a doubt).
+
+    A sideways tile is 1.34 pitches long, so the centre spacing to either neighbour is at
+    least 1.17 pitches (more with a gap); box shapes can fake a sideways tile (standing tiles
+    off the optical axis show their sides and widen towards the photo's edge), spacing
+    cannot. The pitch is that of the tiles judged upright, with its perspective trend."""
+    n = len(pos)
+    if n < 6 or not judged.any():
+        return judged, margin
+    pitch = _local_pitch(pos, judged)
+    steps = np.diff(pos)
+    # Both neighbours close: spacing varies by a few percent between touching tiles, and a
+    # gap on one side says nothing. The row's end tiles have one neighbour and are left be.
+    farthest = np.maximum(np.r_[np.inf, steps], np.r_[steps, np.inf])
+    tight = judged & (farthest < SIDEWAYS_MIN_STEP * pitch)
+    if not tight.any():
+        return judged, margin
+    return judged & ~tight, np.where(tight, 0.0, margin)
 
 
 def _sections(across: np.ndarray, pos: np.ndarray) -> list[np.ndarray]:
@@ -1362,7 +1392,7 @@ def _read_row(
         side_pen += P_WRONG_SIDE * len(wrong_stacks)
         bands, band_warn = _indicator_bands(geo, dets, others, up)
         down_bands, _ = _indicator_bands(geo, dets, others, -up)
-        side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * 0.5
+        side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * P_BAND_SIDE
         side_pen += P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
         side_pen += P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
         for parse in _parse(tokens):

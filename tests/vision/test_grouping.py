@@ -352,3 +352,34 @@ def test_a_river_above_the_hand_is_not_read_as_indicators() -> None:
     # ... but the short row could have been indicators: the page may ask.
     warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
     assert warning["tiles"] == ["5s"]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (FIXTURES / "doubt").glob("*.json")))
+def test_misread_indicators_are_never_silent(name: str) -> None:
+    """Scenes whose indicators the boxes cannot settle: the reading may be wrong, but the
+    warnings name the doubt and the tiles concerned."""
+    data = json.loads((FIXTURES / "doubt" / f"{name}.json").read_text())
+    out = group(data["request"])
+    assert out["hand"]["closed"] == data["expected"]["hand"]["closed"], data["about"]
+    for code in data["expected"]["warnings"]:
+        warning = next(w for w in out["warnings"] if w["code"] == code)
+        assert warning["tiles"], data["about"]
+
+
+@pytest.mark.parametrize(
+    ("name", "setting", "value"),
+    [
+        ("standing_widened_ends", "SIDEWAYS_MIN_STEP", 0.0),
+        ("standing_unlike_pon", "P_MELD_MISMATCH", 2.0),
+    ],
+)
+def test_each_fix_is_what_reads_its_fixture(
+    name: str, setting: str, value: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the rule (the setting as it was), the fixture reads wrong: the fixture tests it."""
+    import vision.grouping as grouping
+
+    data = json.loads((FIXTURES / f"{name}.json").read_text())
+    assert group(data["request"])["hand"] == data["expected"]["hand"]
+    monkeypatch.setattr(grouping, setting, value)
+    assert group(data["request"])["hand"] != data["expected"]["hand"]
