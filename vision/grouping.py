@@ -99,6 +99,8 @@ HAND_SIZE = (13, 18)
 MAX_INDICATORS = 5
 INDICATOR_REACH = 4.0
 URA_REACH = 3.2
+#: A run above the hand with more face-up tiles than two river rows is rows run together.
+MERGED_ROWS = 12
 #: Face-up tiles this near the chosen indicators (tile heights across, tile widths along
 #: between the runs' end centres) make the indicator reading doubtful: a discard taken for an
 #: indicator, or an indicator left out, are then told apart by nothing in the boxes.
@@ -1078,6 +1080,20 @@ def _indicator_bands(
                     "possible_indicators",
                     "a short row just above the hand was read as the end of a river, not as "
                     "dora indicators",
+                    candidates[0].face_up,
+                )
+            )
+        elif len(candidates[0].face_up) > MERGED_ROWS or len(candidates[0].dets) > len(
+            candidates[0].face_up
+        ):
+            # Longer than two river rows side by side, or face-down tiles (a dead wall) in
+            # it: seen from low down, the rows above the hand (river, indicators, walls) run
+            # together and indicators hide among them.
+            warnings.append(
+                GroupingWarning(
+                    "possible_indicators",
+                    "the tiles above the hand run together (a low view): dora indicators "
+                    "among them cannot be told from discards",
                     candidates[0].face_up,
                 )
             )
