@@ -456,8 +456,10 @@ def _row_geometry(
     for part in parts:
         if len(part) >= 3:
             rel_part = _relative_log_ratio(np.log(along / across)[part], pos[part])
-            initial = rel_part > math.log(_sideways_threshold(rel_part))
-            judged[part], margin[part] = _judge_sideways(xyxy[part], pos[part], direction, initial)
+            ratio_margin = rel_part - math.log(_sideways_threshold(rel_part))
+            judged[part], margin[part] = _judge_sideways(
+                xyxy[part], pos[part], direction, ratio_margin
+            )
         else:
             margin[part] = -1.0  # two tiles apart from the rest: a flat winning tile or so
     judged, margin = _spacing_veto(pos, judged, margin)
@@ -554,7 +556,7 @@ def _sections(across: np.ndarray, pos: np.ndarray) -> list[np.ndarray]:
 
 
 def _judge_sideways(
-    xyxy: np.ndarray, pos: np.ndarray, direction: tuple[float, float], initial: np.ndarray
+    xyxy: np.ndarray, pos: np.ndarray, direction: tuple[float, float], ratio_margin: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which tiles lie sideways, and by what margin (log units; positive: sideways).
 
@@ -565,13 +567,16 @@ def _judge_sideways(
     depth ``b`` of its upright neighbours; a sideways one ``alpha`` = 1.34 pitches and about
     0.8 of that depth (0.75 for the face, plus the tile's side in oblique views). Each tile
     is given the hypothesis its box fits better; ``b`` is re-estimated from the neighbours
-    judged upright until the judgement settles (starting from the aspect-ratio judgement).
+    judged upright until the judgement settles (starting from the aspect-ratio judgement,
+    ``ratio_margin``: each tile's relative log aspect ratio above the sideways threshold,
+    which stays the margin where too few upright tiles are left to fit the model on, as in
+    a lone meld split off from standing tiles).
     """
     w = xyxy[:, 2] - xyxy[:, 0]
     h = xyxy[:, 3] - xyxy[:, 1]
     dx, dy = abs(direction[0]), abs(direction[1])
-    side = initial.copy()
-    margin = np.where(side, 1.0, -1.0)
+    side = ratio_margin > 0
+    margin = ratio_margin.copy()
     for _ in range(5):
         up = ~side
         if up.sum() < 3:
