@@ -27,6 +27,7 @@ import json
 import os
 import platform
 import time
+import zipfile
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -326,10 +327,14 @@ def train(
     data = write_dataset(synth=synth)
     if init == "peer":
         peer = peer_onnx or WORK / "peer" / "ex" / "mahjong_detector" / "model.onnx"
+        wheels = sorted((WORK / "peer").glob("mahjong_detector-*.whl"))
+        if not peer.exists() and wheels and peer_onnx is None:
+            with zipfile.ZipFile(wheels[-1]) as zf:
+                zf.extractall(WORK / "peer" / "ex")
         if not peer.exists():
             raise ModelError(
-                f"peer weights not found at {peer!s}: `pip download --no-deps mahjong-detector` "
-                "and unzip it there, or use --init scratch"
+                f"peer weights not found at {peer!s}: `pip download --no-deps mahjong-detector "
+                "-d ../peer`, or use --init scratch"
             )
         calib = (DATA_DIR / "merged" / "train.txt").read_text().split()[::15]
         weights = str(peer_init(peer, RUNS_DIR / "peer-init.pt", calib=calib, imgsz=imgsz))
