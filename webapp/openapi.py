@@ -96,14 +96,25 @@ SCHEMAS: dict[str, Any] = {
     "ScoreResponse": {
         "type": "object",
         "properties": {
-            "han": {"type": "integer"},
-            "fu": {"type": "integer"},
+            # han and fu are null under a Zung Jung ruleset (wsom, zung-jung), which scores
+            # additive patterns instead: see "scoring" and yaku[].value.
+            "han": {"type": ["integer", "null"]},
+            "fu": {"type": ["integer", "null"]},
+            "scoring": {"type": "string", "enum": ["riichi", "zung_jung"]},
             "limit": {
                 "oneOf": [
                     {"type": "null"},
                     {
                         "type": "string",
-                        "enum": ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"],
+                        "enum": [
+                            "mangan",
+                            "haneman",
+                            "baiman",
+                            "sanbaiman",
+                            "yakuman",
+                            "compound_limit",
+                            "listed_limit",
+                        ],
                     },
                 ]
             },
@@ -112,7 +123,14 @@ SCHEMAS: dict[str, Any] = {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "properties": {"id": {"type": "string"}, "han": {"type": "integer"}},
+                    "properties": {
+                        "id": {"type": "string"},
+                        "han": {"type": "integer", "description": "riichi rulesets"},
+                        "name": {"type": "string", "description": "Zung Jung patterns"},
+                        "value": {"type": "integer", "description": "Zung Jung pattern points"},
+                        "number": {"type": "string", "description": "Zung Jung pattern number"},
+                    },
+                    "required": ["id"],
                 },
             },
             "fu_details": {

@@ -630,12 +630,24 @@
     return head + t("phrase_tsumo", {child: child, dealer: dealer});
   }
 
+  // Riichi hands are told in han and fu; Zung Jung hands (wsom, zung-jung) have neither:
+  // their value is the sum of the patterns' points.
+  function valueLine(data) {
+    if (data.scoring === "zung_jung") return "Zung Jung";
+    return data.yakuman ? t("yakuman_n", {n: data.yakuman}) : t("han_fu", {han: data.han, fu: data.fu});
+  }
+
+  function yakuValue(data, y) {
+    if (y.value !== undefined) return y.value + " " + t("points_short");
+    return data.yakuman ? "" : t("han_n", {n: y.han});
+  }
+
   function renderMini(data) {
     const mini = $("#score-mini");
     mini.hidden = false;
     mini.classList.toggle("bad", !!data.error);
     mini.textContent = data.error ? "⚠ " + errorText(data.error)
-      : data.points + " " + t("points_short") + " · " + (data.yakuman ? t("yakuman_n", {n: data.yakuman}) : t("han_fu", {han: data.han, fu: data.fu}));
+      : data.points + " " + t("points_short") + " · " + valueLine(data);
   }
 
   function renderScore(data, req) {
@@ -648,7 +660,7 @@
     }
     const lim = data.limit ? (I18N.limits && I18N.limits[data.limit]) || data.limit : null;
     const yaku = h("ul", {class: "yaku"}, ...(data.yaku || []).map((y) =>
-      h("li", {"data-yaku": y.id}, h("span", {text: yakuName(y.id)}), h("span", {class: "num", text: data.yakuman ? "" : t("han_n", {n: y.han})}))));
+      h("li", {"data-yaku": y.id}, h("span", {text: y.name && data.scoring === "zung_jung" ? y.name : yakuName(y.id)}), h("span", {class: "num", text: yakuValue(data, y)}))));
     const fu = h("ul", {class: "fu"}, ...(data.fu_details || []).map((f) =>
       h("li", null, h("span", {text: fuName(f.reason) + (f.tiles ? " " + f.tiles : "")}), h("span", {class: "num", text: f.fu + " " + t("fu")}))));
     const pay = h("table", {class: "payments"}, h("tbody", null, ...SEATS.map((s) => {
@@ -659,14 +671,14 @@
     // Other readings of the same tiles (the engine scored the best one): what each is worth
     // and why it was not taken.
     const alts = (data.alternatives || []).map((a) => typeof a !== "object" ? h("li", {text: String(a)}) : h("li", {class: "alt"},
-      h("span", {text: [a.han !== undefined ? t("han_fu", {han: a.han, fu: a.fu}) : null, a.points !== undefined ? a.points + " " + t("points_short") : null,
+      h("span", {text: [a.han !== undefined && a.han !== null ? t("han_fu", {han: a.han, fu: a.fu}) : null, a.points !== undefined ? a.points + " " + t("points_short") : null,
         a.yaku ? a.yaku.map((y) => yakuName(y.id || y)).join(", ") : null].filter(Boolean).join(" · ")}),
       a.reading || a.why ? h("span", {class: "small muted", text: [a.reading, a.why].filter(Boolean).join(" — ")}) : null));
     const warns = (data.warnings || []).map((w) => h("li", {class: "warning", text: "⚠ " + warningText(w)}));
     fill(body,
       h("p", {class: "points", id: "points", "data-points": data.points, text: String(data.points)},
         h("span", {class: "unit", text: " " + t("points_short")})),
-      h("p", {class: "headline", text: [data.yakuman ? t("yakuman_n", {n: data.yakuman}) : t("han_fu", {han: data.han, fu: data.fu}), lim].filter(Boolean).join(" · ")}),
+      h("p", {class: "headline", text: [valueLine(data), lim].filter(Boolean).join(" · ")}),
       h("p", {class: "phrase", id: "phrase", text: "“" + phrase(data, req) + "”"}),
       data.announce && data.announce !== String(data.points) ? h("p", {class: "small muted", id: "announce", text: data.announce}) : null,
       data.reading ? h("p", {class: "small muted", id: "reading", text: data.reading}) : null,

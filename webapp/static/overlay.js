@@ -39,12 +39,15 @@
     }
     $("#card-points").textContent = score.points === undefined ? "" : String(score.points);
     const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : "";
-    const hf = score.yakuman ? t("yakuman_n", {n: score.yakuman}) : t("han_fu", {han: score.han, fu: score.fu});
+    // Zung Jung hands (wsom, zung-jung) have no han/fu: their patterns carry points.
+    const zj = score.scoring === "zung_jung";
+    const hf = zj ? "Zung Jung" : score.yakuman ? t("yakuman_n", {n: score.yakuman}) : t("han_fu", {han: score.han, fu: score.fu});
     $("#card-headline").textContent = [hf, lim].filter(Boolean).join(" · ");
     $("#card-title").textContent = card.title || "";
     $("#card-yaku").replaceChildren(...(score.yaku || []).map((y) => {
       const li = document.createElement("li");
-      li.append(span("name", yakuName(y.id)), span("han", score.yakuman ? "" : String(y.han)));
+      li.append(span("name", zj && y.name ? y.name : yakuName(y.id)),
+        span("han", zj ? String(y.value) : score.yakuman ? "" : String(y.han)));
       return li;
     }));
     const pay = $("#card-payments");
