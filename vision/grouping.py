@@ -99,6 +99,10 @@ HAND_SIZE = (13, 18)
 MAX_INDICATORS = 5
 INDICATOR_REACH = 4.0
 URA_REACH = 3.2
+#: Distances above the hand are measured in the hand tiles' depth, or in this share of the
+#: median depth of the face-up tiles beyond it when larger (at least this many of them).
+FLAT_DEPTH_SHARE = 0.8
+FLAT_DEPTH_TILES = 3
 #: A run above the hand with more face-up tiles than two river rows is rows run together.
 MERGED_ROWS = 12
 #: Face-up tiles this near the chosen indicators (tile heights across, tile widths along
@@ -997,13 +1001,26 @@ def _runs_above(
     centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
     rel = centres - np.array(geo.origin)
     along = rel @ d / geo.unit
-    height = (rel @ up) / geo.height
     span = geo.positions * float(np.sign(d @ np.array(geo.direction))) / geo.unit
     lo, hi = span.min() - 3, span.max() + 3
+    # Distances across the table in flat tiles' depths: standing hand tiles show their
+    # face foreshortened the other way, shallower than the flat tiles lying beyond them.
+    boxes = np.array([dets[i].box for i in others], dtype=float)
+    depth = abs(up[0]) * (boxes[:, 2] - boxes[:, 0]) + abs(up[1]) * (boxes[:, 3] - boxes[:, 1])
+    beyond = [
+        k
+        for k in range(len(others))
+        if not dets[others[k]].face_down and lo <= along[k] <= hi and rel[k] @ up > 0
+    ]
+    scale = geo.height
+    if len(beyond) >= FLAT_DEPTH_TILES:
+        scale = max(scale, FLAT_DEPTH_SHARE * float(np.median(depth[beyond])))
+    height = (rel @ up) / scale
+    clear = (rel @ up) / geo.height  # beyond the hand row itself: in its own tiles' depth
     near = [
         k
         for k in range(len(others))
-        if lo <= along[k] <= hi and 0.5 < height[k] < INDICATOR_REACH + 2 * URA_REACH
+        if lo <= along[k] <= hi and clear[k] > 0.5 and height[k] < INDICATOR_REACH + 2 * URA_REACH
     ]
     parent = {k: k for k in near}
 

@@ -371,6 +371,7 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
     [
         ("standing_widened_ends", "SIDEWAYS_MIN_STEP", 0.0),
         ("standing_unlike_pon", "P_MELD_MISMATCH", 2.0),
+        ("standing_indicators_beyond", "FLAT_DEPTH_SHARE", 0.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
