@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from scoring.request import FLAGS as REQUEST_FLAGS
 from webapp.ledger.openapi import LEDGER_SCHEMAS, SECURITY_SCHEMES, ledger_paths
 
 SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
@@ -19,18 +20,8 @@ DELTAS = {
     "properties": {s: {"type": "integer"} for s in "ESWN"},
     "required": list("ESWN"),
 }
-FLAGS = [
-    "riichi",
-    "double_riichi",
-    "ippatsu",
-    "haitei",
-    "houtei",
-    "rinshan",
-    "chankan",
-    "tenhou",
-    "chiihou",
-    "renhou",
-]
+#: The flags the scoring engine accepts (CONTRACT.md's, plus ``nagashi_mangan``).
+FLAGS = list(REQUEST_FLAGS)
 
 
 def _ref(name: str) -> dict[str, str]:
