@@ -40,16 +40,18 @@ def explain(res: dict[str, Any]) -> str:
             for d in res["fu_details"]
         )
         lines.append(f"  fu: {parts} = {res['fu']}")
-    if res.get("reading"):
-        lines.append(f"  reading: {res['reading']}")
+    return "\n".join(lines + tail_lines(res))
+
+
+def tail_lines(res: dict[str, Any]) -> list[str]:
+    """The lines every scorer's text ends with: reading, deltas, other readings, warnings."""
+    lines = [f"  reading: {res['reading']}"] if res.get("reading") else []
     lines.append(
         "  deltas: " + ", ".join(f"{s} {d:+d}" if d else f"{s} 0" for s, d in res["deltas"].items())
     )
-    for alt in res["alternatives"]:
-        lines.append(f"  not chosen: {alt['reading']} ({alt['why']})")
-    for w in res["warnings"]:
-        lines.append(f"  warning: {w['message']}")
-    return "\n".join(lines)
+    lines += [f"  not chosen: {alt['reading']} ({alt['why']})" for alt in res["alternatives"]]
+    lines += [f"  warning: {w['message']}" for w in res["warnings"]]
+    return lines
 
 
-__all__ = ["explain"]
+__all__ = ["explain", "tail_lines"]

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.explain import tail_lines
+
 
 def explain_zj(res: dict[str, Any]) -> str:
     """A few lines: value and payments, patterns with their numbers, reading, deltas."""
@@ -27,15 +29,7 @@ def explain_zj(res: dict[str, Any]) -> str:
     for y in res["yaku"]:
         name = y["name"] + (f" {y['tile']}" if "tile" in y else "")
         lines.append(f"  {y['number'] or '-':<6} {name:<30} {y['value']:>3}")
-    lines.append(f"  reading: {res['reading']}")
-    lines.append(
-        "  deltas: " + ", ".join(f"{s} {d:+d}" if d else f"{s} 0" for s, d in res["deltas"].items())
-    )
-    for alt in res["alternatives"]:
-        lines.append(f"  not chosen: {alt['reading']} ({alt['why']})")
-    for w in res["warnings"]:
-        lines.append(f"  warning: {w['message']}")
-    return "\n".join(lines)
+    return "\n".join(lines + tail_lines(res))
 
 
 __all__ = ["explain_zj"]
