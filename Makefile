@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 test: lint
+	@bash scripts/test-services.sh
 	$(BIN)/python -m pytest -n 2
 
 clean:
