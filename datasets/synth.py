@@ -114,11 +114,11 @@ def sample_camera(
     )
     target = pts.mean(0) + rng.normal(0, 10, 3) * [1, 1, 0]
     fill = float(rng.uniform(0.65, 0.97) if view != "player" else rng.uniform(0.78, 0.98))
-    dist = 700.0
-    for _ in range(5):
-        cam = Camera.look_at(
+
+    def camera_at(distance: float) -> Camera:
+        return Camera.look_at(
             target,
-            distance=dist,
+            distance=distance,
             elevation_deg=el,
             azimuth_deg=az,
             roll_deg=roll,
@@ -126,22 +126,17 @@ def sample_camera(
             width=width,
             height=height,
         )
-        uv, z = cam.project(pts)
+
+    # Move the camera until the hand fills the wanted share of the frame.
+    dist = 700.0
+    for _ in range(5):
+        uv, z = camera_at(dist).project(pts)
         if np.any(z < 50):
             dist *= 1.5
             continue
         ext = max(np.ptp(uv[:, 0]) / width, np.ptp(uv[:, 1]) / height)
         dist *= ext / fill
-    cam = Camera.look_at(
-        target,
-        distance=dist,
-        elevation_deg=el,
-        azimuth_deg=az,
-        roll_deg=roll,
-        hfov_deg=hfov,
-        width=width,
-        height=height,
-    )
+    cam = camera_at(dist)
     # place the hand anywhere in the frame (a shifted principal point = a shifted crop)
     uv, _ = cam.project(pts)
     margin = 0.02 * max(width, height)
