@@ -10,25 +10,11 @@ import pytest
 
 from scoring.yaku import REGISTRY, YAKU_IDS
 from tests.conftest import shared_path
+from tests.helpers import CONTRACT_SCORE_EXAMPLE
 from tests.scoring.riichi_builders import request
 from webapp.cli import main
 
-CONTRACT_EXAMPLE = {
-    "ruleset": "tenhou",
-    "closed": "234m406p78s11z",
-    "win_tile": "9s",
-    "win": "ron",
-    "melds": [{"kind": "pon", "tiles": "555z", "from": "left"}],
-    "round_wind": "E",
-    "seat_wind": "S",
-    "discarder": "W",
-    "dora_indicators": ["4p"],
-    "ura_indicators": [],
-    "flags": [],
-    "honba": 1,
-    "riichi_sticks": 2,
-    "pao": None,
-}
+CONTRACT_EXAMPLE = CONTRACT_SCORE_EXAMPLE
 
 
 def _run(

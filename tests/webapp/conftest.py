@@ -12,25 +12,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
 
+from tests.helpers import CONTRACT_SCORE_EXAMPLE
 from webapp import create_app
 
 #: A winning hand the scoring engine knows (CONTRACT.md's example): 3 han 30 fu, 3900.
-SCORE_REQUEST: dict[str, Any] = {
-    "ruleset": "tenhou",
-    "closed": "234m406p78s11z",
-    "win_tile": "9s",
-    "win": "ron",
-    "melds": [{"kind": "pon", "tiles": "555z", "from": "left"}],
-    "round_wind": "E",
-    "seat_wind": "S",
-    "discarder": "W",
-    "dora_indicators": ["4p"],
-    "ura_indicators": [],
-    "flags": [],
-    "honba": 1,
-    "riichi_sticks": 2,
-    "pao": None,
-}
+SCORE_REQUEST: dict[str, Any] = CONTRACT_SCORE_EXAMPLE
 
 
 @pytest.fixture
