@@ -89,3 +89,12 @@ def test_errors_are_reported_with_a_code(db: str, capsys: pytest.CaptureFixture[
     assert "unknown_ruleset" in capsys.readouterr().err
     assert main(["table", "--database", db, "list"]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_ids_and_tokens_never_start_like_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A table id such as '-x3f...' made `agari table show ID` fail (argparse read an option).
+    drawn = iter(["-x3f", "_y7", "Ab9"])
+    monkeypatch.setattr(repo.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert repo.new_table_id() == "Ab9"
+    drawn = iter(["-tok", "tok"])
+    assert repo.new_token() == "tok"

@@ -82,7 +82,20 @@ def _error(cls: type[AgariError], message: str, code: str, status: int) -> Agari
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    return _url_safe_word(TOKEN_BYTES)
+
+
+def new_table_id() -> str:
+    return _url_safe_word(TABLE_ID_BYTES)
+
+
+def _url_safe_word(nbytes: int) -> str:
+    """A random URL-safe string that does not start with '-' or '_': an id or token starting
+    with '-' reads as an option on a command line (``agari table show -x3f...``)."""
+    while True:
+        word = secrets.token_urlsafe(nbytes)
+        if word[0].isalnum():
+            return word
 
 
 def hash_token(token: str) -> str:
@@ -168,7 +181,7 @@ def create_table(
     token = new_token()
     now = utcnow()
     table = GameTable(
-        id=secrets.token_urlsafe(TABLE_ID_BYTES),
+        id=new_table_id(),
         title=title.strip(),
         ruleset=ruleset,
         players=players,
