@@ -42,6 +42,8 @@ from vision.detections import Detections  # noqa: E402
 from vision.image_io import decode_image  # noqa: E402
 from vision.onnx_detector import MODEL_PATH, OnnxDetector  # noqa: E402
 from vision.pipeline import TileDetector, detect_tiles  # noqa: E402
+from vision.recognition import HIRES_LONG_SIDE  # noqa: E402
+from vision.tile_classifier import CLASSIFIER_PATH, TileClassifier  # noqa: E402
 
 WORK = REPO.parent
 #: The generator's held-out set; failing that, the val split of the training renders (the
@@ -157,15 +159,28 @@ class Tally:
 
 
 def evaluate(
-    images: list[Path], detectors: dict[str, TileDetector]
+    images: list[Path],
+    detectors: dict[str, TileDetector],
+    classifiers: dict[str, TileClassifier] | None = None,
 ) -> tuple[dict[str, Tally], int]:
     tallies = {name: Tally() for name in detectors}
     for path in images:
-        photo = decode_image(path.read_bytes())
+        data = path.read_bytes()
+        photo = decode_image(data)
         gt_boxes, gt_classes = read_labels(path, photo.width, photo.height)
+
+        def hires(data: bytes = data) -> np.ndarray:
+            return decode_image(data, long_side=HIRES_LONG_SIDE).pixels
+
         for name, detector in detectors.items():
             start = time.perf_counter()
-            dets, _ = detect_tiles(photo.pixels, detector, conf=0.001)
+            dets, _ = detect_tiles(
+                photo.pixels,
+                detector,
+                conf=0.001,
+                hires=hires,
+                classifier=(classifiers or {}).get(name),
+            )
             tallies[name].seconds += time.perf_counter() - start
             tallies[name].add(dets.scaled(photo.scale, photo.scale), gt_boxes, gt_classes)
     return tallies, len(images)
@@ -175,12 +190,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", nargs="+", default=["synth", "hk", "riichi"], choices=SETS)
     parser.add_argument("--model", type=Path, default=MODEL_PATH)
+    parser.add_argument(
+        "--classifier",
+        type=Path,
+        default=CLASSIFIER_PATH,
+        help="the crop classifier (second stage) of ours; 'none' for the detector alone",
+    )
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--limit", type=int, default=0, help="at most this many images a set")
     parser.add_argument("--json-out", type=Path)
     args = parser.parse_args(argv)
 
     detectors: dict[str, TileDetector] = {"agari": OnnxDetector(args.model, threads=2)}
+    classifiers = {}
+    if str(args.classifier) != "none" and args.classifier.is_file():
+        classifiers["agari"] = TileClassifier(args.classifier, threads=2)
     package = None if args.no_peer else peer_package()
     if package is not None:
         detectors["mahjong-detector"] = PeerDetector(package, threads=2)
@@ -190,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"# detector accuracy, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.machine()}, "
         f"model {args.model.name}"
+        + (f" + classifier {args.classifier.name}" if classifiers else " (no classifier)")
     )
     report: dict[str, dict] = {}
     for name in args.sets:
@@ -199,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         if not images:
             print(f"\n{name}: no images under {SETS[name]} (skipped)")
             continue
-        tallies, n = evaluate(images, detectors)
+        tallies, n = evaluate(images, detectors, classifiers)
         report[name] = {}
         tiles = next(iter(tallies.values())).total
         print(f"\n## {name} ({SETS[name].name}): {n} images, {tiles} labelled tiles")

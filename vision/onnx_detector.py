@@ -1,4 +1,5 @@
-"""The YOLO tile detector on onnxruntime: the only module that imports onnxruntime.
+"""The YOLO tile detector on onnxruntime; :func:`open_session` is the one place that
+imports onnxruntime (the crop classifier opens its model through it too).
 
 Inference is three pure steps, ``letterbox -> session.run -> decode``; the detector object
 holds only the lazily created, thread-safe session (onnxruntime allows concurrent ``run``
@@ -115,6 +116,26 @@ def read_class_names(metadata: dict[str, str]) -> tuple[str, ...]:
     return tuple(str(n) for n in names)
 
 
+def open_session(
+    path: Path,
+    *,
+    providers: Sequence[str] = ("CPUExecutionProvider",),
+    threads: int = 0,
+) -> Any:
+    """An onnxruntime session for a model file, or :class:`ModelError` saying why not."""
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path!s}", code="missing_model")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=list(providers))
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelError(f"cannot load model {path!s}: {exc}") from None
+
+
 class OnnxDetector:
     """A tile detector backed by one onnxruntime session, created on first use.
 
@@ -147,19 +168,7 @@ class OnnxDetector:
         return self._session
 
     def _load(self) -> Any:
-        import onnxruntime as ort
-
-        if not self.path.is_file():
-            raise ModelError(f"model file not found: {self.path!s}", code="missing_model")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self._threads
-        options.log_severity_level = 3
-        try:
-            session = ort.InferenceSession(
-                str(self.path), sess_options=options, providers=self._providers
-            )
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise ModelError(f"cannot load model {self.path!s}: {exc}") from None
+        session = open_session(self.path, providers=self._providers, threads=self._threads)
         names = read_class_names(session.get_modelmeta().custom_metadata_map)
         if names != self.class_names:
             raise ModelError(

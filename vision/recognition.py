@@ -11,6 +11,7 @@ from vision.detections import Detections
 from vision.image_io import Photo, decode_image
 from vision.onnx_detector import default_detector
 from vision.pipeline import TileDetector, detect_tiles
+from vision.tile_classifier import TileClassifier, default_classifier
 
 #: The zoomed pass re-decodes the photo this large when the first decode is too small.
 HIRES_LONG_SIDE = 2000
@@ -25,17 +26,32 @@ MAX_CANDIDATES = 2
 SIDEWAYS_FACTOR = 1.33
 
 
+#: ``detect_photo(classifier=SHIPPED)``: the shipped crop classifier when its file exists.
+SHIPPED = "shipped"
+
+
 def detect_photo(
-    image: bytes, detector: TileDetector | None = None, *, conf: float = 0.25
+    image: bytes,
+    detector: TileDetector | None = None,
+    *,
+    conf: float = 0.25,
+    classifier: TileClassifier | str | None = SHIPPED,
 ) -> tuple[Photo, Detections, bool]:
-    """Decode, detect (with the zoomed pass when tiles are small) and map to photo pixels."""
+    """Decode, detect (with the zoomed pass when tiles are small), name each tile from its
+    crop (``classifier``; None for the detector's own classes) and map to photo pixels."""
     photo = decode_image(image)
 
     def hires() -> np.ndarray:
         return decode_image(image, long_side=HIRES_LONG_SIDE).pixels
 
+    if classifier == SHIPPED:
+        classifier = default_classifier()
     dets, zoomed = detect_tiles(
-        photo.pixels, detector or default_detector(), conf=conf, hires=hires
+        photo.pixels,
+        detector or default_detector(),
+        conf=conf,
+        hires=hires,
+        classifier=classifier if isinstance(classifier, TileClassifier) else None,
     )
     return photo, dets.scaled(photo.scale, photo.scale), zoomed
 
