@@ -99,13 +99,19 @@ def scenes(args: argparse.Namespace):
     from datasets.art import load_styles
     from datasets.synth import render_sample
 
-    styles = load_styles(None)
-    index = 0
-    produced = 0
-    while produced < args.n:
+    cache = Path(args.cache) / f"s{args.seed}_{args.size}" if args.cache else None
+    styles = None
+    for index in range(args.n):
+        name = f"synth_s{args.seed}_{index:06d}"
+        cached = cache / f"{name}.json" if cache else None
+        if cached is not None and cached.exists():
+            yield name, json.loads(cached.read_text())
+            continue
+        styles = styles or load_styles(None)
         sample = render_sample(args.seed, index, (args.size, args.size), styles)
-        index += 1
-        produced += 1
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_text(json.dumps(sample.truth))
         yield sample.name, sample.truth
 
 
@@ -116,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=960, help="long side of rendered scenes")
     parser.add_argument("--truth", help="a folder of truth JSON instead of rendering")
     parser.add_argument("--show", type=int, default=5, help="failures to print")
+    parser.add_argument(
+        "--cache",
+        help="keep each rendered scene's truth JSON here (outside git) and reuse it: the "
+        "truth of a seed, index and size never changes, and rendering is most of the time",
+    )
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
