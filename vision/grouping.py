@@ -111,6 +111,9 @@ HAND_SIZE = (13, 18)
 #: line, the second this close to the first (in upright tile heights).
 MAX_INDICATORS = 5
 INDICATOR_REACH = 4.0
+#: ... or, for face-up tiles on a dead wall (nothing else mixes face-up and face-down
+#: tiles), this close.
+DEAD_WALL_REACH = 6.0
 URA_REACH = 2.0
 #: Distances above the hand are measured in the hand tiles' depth, or in this share of the
 #: median depth of the face-up tiles beyond it when larger (at least this many of them).
@@ -126,6 +129,10 @@ STRAY_NEAR = 1.7
 #: rows' along coordinates shear apart with height in oblique views (lines up the table
 #: converge on a vanishing point), by up to ~0.9 tile seen from the side.
 URA_ALIGN = 1.1
+#: Four indicators in one run whose middle step is this much wider than the others are two
+#: dora and two ura (touching steps vary by ~10% between neighbours; the ura are laid ~0.4
+#: tile or more apart).
+URA_SPLIT_STEP = 1.2
 #: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
 #: below which the two runs could be split differently.
 URA_BESIDE_CLEAR = 1.6
@@ -1132,6 +1139,10 @@ class _Run:
     height: float
     start: float
     end: float
+    #: Centre steps between consecutive face-up tiles, in their own tile widths (about).
+    steps: tuple[float, ...] = ()
+    #: The face-up tiles' places along the hand (hand tile widths).
+    places: tuple[float, ...] = ()
 
 
 def _runs_above(
@@ -1193,6 +1204,11 @@ def _runs_above(
                 height=float(np.median(height[members])),
                 start=float(along[up_members[0]]),
                 end=float(along[up_members[-1]]),
+                steps=tuple(
+                    float(along[b] - along[a]) * 2 * hand_size / float(sizes[a] + sizes[b])
+                    for a, b in itertools.pairwise(up_members)
+                ),
+                places=tuple(float(along[k]) for k in up_members),
             )
         )
     runs.sort(key=lambda r: r.height)
@@ -1234,8 +1250,25 @@ def _indicator_bands(
         return len(nxt.face_up) > MAX_INDICATORS and abs(nxt.start - run.start) < 0.4
 
     warnings: list[GroupingWarning] = []
-    candidates = [r for r in runs if r.face_up and r.height <= INDICATOR_REACH]
+    candidates = [
+        r
+        for r in runs
+        if r.face_up
+        and (r.height <= INDICATOR_REACH or (_dead_wall(r) and r.height <= DEAD_WALL_REACH))
+    ]
     if not candidates:
+        walls = [r for r in runs if _dead_wall(r)]
+        if walls:
+            # Face-up tiles on a row of face-down ones: indicators on a dead wall, too far
+            # from the hand to be sure they belong to this player's photo of the hand.
+            return [], [
+                GroupingWarning(
+                    "possible_indicators",
+                    "face-up tiles on a dead wall far beyond the hand were not read as dora "
+                    "indicators",
+                    tuple(i for r in walls for i in r.face_up),
+                )
+            ]
         return [], []
     if is_river(candidates[0]):
         if len(candidates[0].face_up) <= MAX_INDICATORS:
@@ -1274,8 +1307,21 @@ def _indicator_bands(
             )
         )
     ura: _Run | None = None
+    split = _split_beside(dora)
+    if split is not None:
+        # Dora and ura laid in one line, a wider step between the halves: read as both,
+        # never silently (two dora, or one dora and three, would look much the same).
+        warnings.append(
+            GroupingWarning(
+                "ura_beside_dora",
+                "one run of indicators with a wider step in its middle: the left half is read "
+                "as dora, the right half as ura",
+                dora.face_up,
+            )
+        )
+        dora, ura = split
     possible: list[_Run] = []
-    for run in runs:
+    for run in runs if ura is None else ():
         if run is dora or not run.face_up or is_river(run):
             continue
         beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
@@ -1324,6 +1370,42 @@ def _indicator_bands(
             )
         )
     return chosen, warnings
+
+
+def _split_beside(run: _Run) -> tuple[_Run, _Run] | None:
+    """Four face-up tiles whose middle step is clearly the widest (by
+    :data:`URA_SPLIT_STEP` over the others): two dora and two ura side by side."""
+    if len(run.face_up) != 4 or len(run.dets) != 4 or len(run.steps) != 3:
+        return None
+    left, middle, right = run.steps
+    if middle < URA_SPLIT_STEP * max(left, right):
+        return None
+    p = run.places
+    return (
+        replace(
+            run,
+            dets=run.dets[:2],
+            face_up=run.face_up[:2],
+            steps=run.steps[:1],
+            places=p[:2],
+            start=p[0],
+            end=p[1],
+        ),
+        replace(
+            run,
+            dets=run.dets[2:],
+            face_up=run.face_up[2:],
+            steps=run.steps[2:],
+            places=p[2:],
+            start=p[2],
+            end=p[3],
+        ),
+    )
+
+
+def _dead_wall(run: _Run) -> bool:
+    """Up to five face-up tiles among face-down ones: indicators turned up on a dead wall."""
+    return 0 < len(run.face_up) <= MAX_INDICATORS and len(run.dets) > len(run.face_up)
 
 
 def _stray_near(runs: Sequence[_Run], chosen: Sequence[_Run]) -> tuple[int, ...]:

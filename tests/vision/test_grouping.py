@@ -372,6 +372,11 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         ("standing_widened_ends", "SIDEWAYS_MIN_STEP", 0.0),
         ("standing_unlike_pon", "P_MELD_MISMATCH", 2.0),
         ("standing_indicators_beyond", "FLAT_DEPTH_SHARE", 0.0),
+        ("diagonal_row_chi_by_offset", "EDGE_CAP", 0.0),
+        ("diagonal_row_sideways_win_and_pon", "EDGE_CAP", 0.0),
+        ("ura_above_dora_sheared", "URA_ALIGN", 0.6),
+        ("dora_and_ura_one_run", "URA_SPLIT_STEP", 99.0),
+        ("dead_wall_dora_far", "DEAD_WALL_REACH", 0.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
@@ -384,3 +389,29 @@ def test_each_fix_is_what_reads_its_fixture(
     assert group(data["request"])["hand"] == data["expected"]["hand"]
     monkeypatch.setattr(grouping, setting, value)
     assert group(data["request"])["hand"] != data["expected"]["hand"]
+
+
+def test_spacing_and_near_edge_offset_find_a_sideways_tile_where_boxes_cannot() -> None:
+    """A row at 45 degrees: every box is square, so only the centres tell. The pon's middle
+    tile is sideways: its neighbours' centres lie 1.17 pitches away (1.0 elsewhere) and its
+    own centre sits 0.17 pitch nearer the player (the near edges line up)."""
+    import numpy as np
+
+    import vision.grouping as grouping
+
+    places = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.6, 7.77, 8.94]  # gap, then upright-S-upright
+    edge = np.zeros(9)
+    edge[7] = 0.17
+    c = np.array(places) * np.sqrt(0.5)
+    boxes = np.stack([c * 40, c * 40, c * 40 + 50, c * 40 + 50], axis=1)
+    judged, margin, units = grouping._spacing_judgement(
+        boxes, np.array(places) * 40, edge, np.zeros(9), player_side=1
+    )
+    assert judged.tolist() == [False] * 7 + [True, False]
+    assert margin[7] > 0 and units is not None
+    # The other side of the row for the player: the offset now speaks against it, and the
+    # spacing alone is not enough to call it sideways.
+    judged, _, _ = grouping._spacing_judgement(
+        boxes, np.array(places) * 40, edge, np.zeros(9), player_side=-1
+    )
+    assert not judged[7]
