@@ -129,6 +129,56 @@ def _crops_of_image(args: tuple[str, int, CropPlan]) -> tuple[np.ndarray, np.nda
     return crop_tiles(pixels, xyxy), np.concatenate(ids)
 
 
+def build_detector_crops(
+    root: Path,
+    out: Path,
+    *,
+    split: str = "train",
+    limit: int = 0,
+    conf: float = 0.05,
+    detector: Any = None,
+) -> Path:
+    """Crops of the detector's own boxes on a labelled split: a box on a labelled tile
+    (IoU >= 0.5) takes the tile's class, a box on nothing (IoU < 0.3) is ``none``. These
+    carry the detector's real box errors and its false alarms (river edges, half tiles),
+    which jittered labels only imitate."""
+    from PIL import Image
+
+    from vision.onnx_detector import OnnxDetector
+    from vision.pipeline import detect_tiles
+
+    detector = detector or OnnxDetector(threads=2)
+    images = _images(root, split)[: limit or None]
+    xs, ys = [], []
+    for path in images:
+        with Image.open(path) as img:
+            pixels = np.asarray(img.convert("RGB"))
+        height, width = pixels.shape[:2]
+        boxes, classes = _labels(path, width, height)
+        if len(boxes) == 0:
+            continue
+        shrink = min(1.0, 1000 / max(height, width))  # the run time's first decode
+        small = pixels
+        if shrink < 1.0:
+            import cv2
+
+            size = (round(width * shrink), round(height * shrink))
+            small = cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
+        dets, _ = detect_tiles(small, detector, conf=conf, hires=lambda p=pixels: p)
+        if len(dets) == 0:
+            continue
+        xyxy = dets.xyxy / shrink
+        iou = _iou(xyxy, boxes)
+        best = iou.max(axis=1)
+        label = np.where(best >= 0.5, classes[iou.argmax(axis=1)], NONE_ID)
+        keep = (best >= 0.5) | (best < 0.3)
+        xs.append(crop_tiles(pixels, xyxy[keep]))
+        ys.append(label[keep])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, x=np.concatenate(xs), y=np.concatenate(ys), source=str(root), split=split)
+    return out
+
+
 def _images(root: Path, split: str) -> list[Path]:
     folder = root / "images" / split
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -263,8 +313,10 @@ def train_classifier(
     seed: int = 0,
     log: Path | None = None,
     hours: float | None = None,
+    init: Path | None = None,
 ) -> Path:
-    """Train the classifier; writes ``out`` (a torch state dict) after every epoch."""
+    """Train the classifier (from ``init`` weights when given); writes ``out`` (a torch
+    state dict) after every epoch."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
     import torch.nn.functional as F
@@ -276,7 +328,10 @@ def train_classifier(
     real_x, real_y = _load(real)
     synth_x, synth_y = _load(synth)
     vals = {name: _load(paths) for name, paths in val.items()}
-    model = make_model().to(memory_format=torch.channels_last)
+    model = make_model()
+    if init is not None:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    model = model.to(memory_format=torch.channels_last)
     steps_per_epoch = epoch_size // batch
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
@@ -380,4 +435,71 @@ def export_classifier(weights: Path, out: Path = CLASSIFIER_PATH) -> Path:
         entry = graph.metadata_props.add()
         entry.key, entry.value = key, value
     onnx.save(graph, str(out))
+    return out
+
+
+#: The crop sources of a run: name -> (dataset folder, split, plan, image limit).
+REAL_PLAN = CropPlan(jitters=3, none_share=0.3)
+SYNTH_PLAN = CropPlan(jitters=1, none_share=0.2, back_keep=0.2)
+VAL_PLAN = CropPlan(jitters=1, jitter=0.03, none_share=0.2, back_keep=0.5)
+
+
+def crop_sources(synth: Sequence[str]) -> dict[str, tuple[Path, str, CropPlan, int]]:
+    """Where each crop file of a run comes from (real sets from ../shared, renders from
+    ../data; the synthetic hold-out gives validation crops only)."""
+    from vision.training import DATA_DIR, SHARED_DATA
+
+    hk, riichi = SHARED_DATA / "real-photos-hk", SHARED_DATA / "real-photos-riichi-small"
+    sources = {
+        "hk_train": (hk, "train", REAL_PLAN, 0),
+        "riichi_train": (riichi, "train", REAL_PLAN, 0),
+        "hk_val": (hk, "val", VAL_PLAN, 0),
+        "riichi_val": (riichi, "val", VAL_PLAN, 0),
+        "synth_val": (DATA_DIR / "synth_holdout", "val", VAL_PLAN, 150),
+    }
+    for name in synth:
+        sources[name] = (DATA_DIR / name, "train", SYNTH_PLAN, 0)
+    return sources
+
+
+def run(
+    *,
+    name: str = "cls",
+    synth: Sequence[str] = ("synth_v1", "synth_v2", "synth_v3"),
+    epochs: int = 10,
+    epoch_size: int = 40_000,
+    hours: float | None = None,
+) -> Path:
+    """Cut the crops that are missing (under ``../data/crops``), train, log the run to
+    ``models/TRAINING_LOG.md``; returns the weights (``../runs/cls/NAME.pt``)."""
+    from vision.training import DATA_DIR, RUNS_DIR, log_run
+
+    crops = DATA_DIR / "crops"
+    paths = {}
+    for key, (root, split, plan, limit) in crop_sources(synth).items():
+        paths[key] = crops / f"{key}.npz"
+        if not paths[key].exists():
+            build_crops(root, paths[key], split=split, plan=plan, limit=limit)
+    out = RUNS_DIR / "cls" / f"{name}.pt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    log_run(
+        f"classifier run `{name}`: synth={list(synth)}, epochs={epochs}, "
+        f"epoch_size={epoch_size}, hours={hours}; crops in {crops}"
+    )
+    started = time.monotonic()
+    train_classifier(
+        real=[paths["hk_train"], paths["riichi_train"]],
+        synth=[paths[s] for s in synth],
+        val={
+            "hk": [paths["hk_val"]],
+            "riichi": [paths["riichi_val"]],
+            "synth": [paths["synth_val"]],
+        },
+        out=out,
+        epochs=epochs,
+        epoch_size=epoch_size,
+        hours=hours,
+        log=out.with_suffix(".log"),
+    )
+    log_run(f"classifier `{name}` finished after {(time.monotonic() - started) / 60:.0f} min")
     return out

@@ -38,8 +38,10 @@ CROP_SIZE = (64, 48)
 #: Each box grows by this share of its size on every side before cropping: detector boxes
 #: are often a little tight, and the tile's edge shows the classifier where the face ends.
 CROP_MARGIN = 0.08
-#: Final confidence = P(class) * detector confidence ** DETECTOR_WEIGHT.
-DETECTOR_WEIGHT = 0.5
+#: Final confidence = P(class) * detector confidence ** DETECTOR_WEIGHT. Chosen on 150 fresh
+#: synthetic renders (seed 4242, no validation set): mAP50 0.831 / 0.846 / 0.843 / 0.837 for
+#: weights 0 / 0.25 / 0.5 / 1; 0 keeps too many false boxes (precision 0.47 at 0.25).
+DETECTOR_WEIGHT = 0.25
 #: Crops classified per onnxruntime call (bounds memory on whole-table photos).
 BATCH = 64
 

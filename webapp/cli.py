@@ -261,8 +261,29 @@ def cmd_train(args: argparse.Namespace) -> int:
         threads=args.threads,
         resume=args.resume,
         hours=args.hours,
+        real_repeat=args.real_repeat,
     )
     print(f"run finished: {run}  (export: agari train --export {run}/weights/best.pt)")
+    return EXIT_OK
+
+
+def cmd_train_classifier(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision import classifier_training
+
+    if args.export:
+        out = classifier_training.export_classifier(Path(args.export))
+        print(f"exported {args.export} -> {out}")
+        return EXIT_OK
+    weights = classifier_training.run(
+        name=args.name,
+        synth=args.synth or ("synth_v1", "synth_v2", "synth_v3"),
+        epochs=args.epochs,
+        epoch_size=args.epoch_size,
+        hours=args.hours,
+    )
+    print(f"run finished: {weights}  (export: agari train-classifier --export {weights})")
     return EXIT_OK
 
 
@@ -381,10 +402,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=20)
     p.add_argument("--hours", type=float, help="train for this long (fits epochs to it)")
     p.add_argument("--imgsz", type=int, default=512)
+    p.add_argument(
+        "--real-repeat", type=int, default=1, help="list each real photo this many times an epoch"
+    )
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--export", metavar="PT", help="export a checkpoint to models/agari-tiles.onnx")
     p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser(
+        "train-classifier", help="train the crop classifier, the second stage (extra 'train')"
+    )
+    p.add_argument("--name", default="cls", help="weights go to ../runs/cls/NAME.pt")
+    p.add_argument("--synth", action="append", default=[], help="synthetic set under ../data")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--epoch-size", type=int, default=40_000, help="crops an epoch")
+    p.add_argument("--hours", type=float, help="stop after the epoch that passes this")
+    p.add_argument(
+        "--export", metavar="PT", help="export weights to models/agari-tile-classifier.onnx"
+    )
+    p.set_defaults(func=cmd_train_classifier)
 
     p = sub.add_parser("generate", help="render synthetic labelled photos")
     _add_generate_arguments(p)

@@ -13,7 +13,13 @@ from tests.vision.conftest import write_colour_classifier
 from tests.vision.test_pipeline import COLOURS, ColourDetector, table_photo
 from vision.detections import Detections
 from vision.pipeline import detect_tiles
-from vision.tile_classifier import CLASSIFIER_CLASSES, CROP_SIZE, TileClassifier, crop_tiles
+from vision.tile_classifier import (
+    CLASSIFIER_CLASSES,
+    CROP_SIZE,
+    DETECTOR_WEIGHT,
+    TileClassifier,
+    crop_tiles,
+)
 
 
 @pytest.fixture
@@ -50,7 +56,7 @@ def test_relabel_names_boxes_and_drops_what_is_not_a_tile(classifier: TileClassi
     np.testing.assert_array_equal(named.xyxy, boxes[:2])
     assert named.class_scores is not None and named.class_scores.shape == (2, len(CLASS_NAMES))
     # Confidence: the classifier's probability weighed by the detector's confidence.
-    assert 0.9 < named.confidence[0] / 0.9**0.5 <= 1.0
+    assert 0.9 < named.confidence[0] / 0.9**DETECTOR_WEIGHT <= 1.0
     assert named.confidence[1] < named.confidence[0]
 
 
