@@ -129,6 +129,9 @@ STRAY_NEAR = 1.7
 #: rows' along coordinates shear apart with height in oblique views (lines up the table
 #: converge on a vanishing point), by up to ~0.9 tile seen from the side.
 URA_ALIGN = 1.1
+URA_ALIGN_WALL = 1.6
+#: Ura closer above the dora than 0.3 depths (low views) must start where they start.
+URA_LOW_RISE = 0.12
 #: Four indicators in one run whose middle step is this much wider than the others are two
 #: dora and two ura (touching steps vary by ~10% between neighbours; the ura are laid ~0.4
 #: tile or more apart).
@@ -1326,8 +1329,12 @@ def _indicator_bands(
             continue
         beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
         # Ura above the dora lie one on each dora: the rows start together.
-        above = (
-            0.3 <= run.height - dora.height <= URA_REACH and abs(run.start - dora.start) < URA_ALIGN
+        rise, shift = run.height - dora.height, abs(run.start - dora.start)
+        # Dora on a dead wall stand a tier higher than ura on the table: seen from the side
+        # the height shifts them along further. Seen from low down, ura lie just above.
+        align = URA_ALIGN_WALL if _dead_wall(dora) else URA_ALIGN
+        above = (0.3 <= rise <= URA_REACH and shift < align) or (
+            URA_LOW_RISE <= rise < 0.3 and shift < 0.5
         )
         if not (beside or above):
             continue
@@ -1553,6 +1560,34 @@ def _attach_stacks(
     return out
 
 
+def _unattached_stacks(
+    geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
+) -> list[tuple[int, int]]:
+    """Face-up tiles lying just beyond a sideways hand tile (on the far side, within a
+    tile's depth or two) that were not attached to it: ``(hand detection, tile)`` pairs.
+
+    The un-rotated depth of a wide box collapses at grazing angles, and then an added
+    kan's tile is not attached; taken for an indicator or left out, it must not go
+    unnoticed. (Attaching it with a looser measure misreads standing hands.)"""
+    if not others:
+        return []
+    d = np.array(geo.direction)
+    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
+    rel = centres - np.array(geo.origin)
+    along, rise = rel @ d, rel @ up
+    depth = max(0.6 * geo.height, 1e-6)
+    out = []
+    for k in np.nonzero(geo.sideways)[0]:
+        hand_rise = float(geo.offsets[k]) * float(np.array([-d[1], d[0]]) @ up)
+        for j, i in enumerate(others):
+            if dets[i].face_down:
+                continue
+            above = (rise[j] - hand_rise) / depth
+            if abs(along[j] - geo.positions[k]) < 0.6 * geo.unit and 0.3 < above < 1.9:
+                out.append((geo.members[k], i))
+    return out
+
+
 def _flip_gap(gap: float) -> float:
     """A gap taken the other way: none where there was one, a clear one where there was none."""
     return 0.0 if gap > GAP else 2 * GAP
@@ -1659,6 +1694,16 @@ def _read_row(
         side_warn: list[GroupingWarning] = []
         wrong_stacks = [stacks[k][0] for k in stacks if stacks[k][1] != up_sign]
         side_pen += P_WRONG_SIDE * len(wrong_stacks)
+        loose = _unattached_stacks(geo, dets, others, up)
+        if loose:
+            side_warn.append(
+                GroupingWarning(
+                    "possible_kakan",
+                    "a tile lies just beyond a sideways meld tile without being read as stacked "
+                    "on it: the meld may be an added kan",
+                    tuple(i for pair in loose for i in pair),
+                )
+            )
         bands, band_warn = _indicator_bands(geo, dets, others, up)
         down_bands, _ = _indicator_bands(geo, dets, others, -up)
         side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * P_BAND_SIDE
