@@ -161,6 +161,8 @@ P_NO_WIN = 2.5
 P_WIN_LEFT = 0.8
 P_WIN_AFTER_MELDS = 0.3
 P_STACK_OUTSIDE_MELD = 2.0
+#: A tile of a meld's kind lying just beyond its sideways tile, not read as stacked on it.
+P_LOOSE_STACK = 0.4
 P_WRONG_SIDE = 1.2
 #: Per indicator band seen only below the hand (the reading is upside down), in P_WRONG_SIDE.
 P_BAND_SIDE = 1.0
@@ -1664,10 +1666,8 @@ def _read_row(
             )
             geo = replace(geo, sideways=flipped)
         geos[reading] = geo
-        others = [i for i in kept if i not in in_row]
-        stacks = _attach_stacks(geo, dets, others)
-        stacked_dets = {det for det, _ in stacks.values()}
-        others = [i for i in others if i not in stacked_dets]
+        others_all = [i for i in kept if i not in in_row]
+        attached = _attach_stacks(geo, dets, others_all)
         d = np.array(geo.direction)
         rd = reading * d
         up = np.array([rd[1], -rd[0]])
@@ -1677,53 +1677,69 @@ def _read_row(
         if reading < 0:
             order.reverse()
         gaps = _gaps(geo, order)
-        tokens = []
-        for k, g in zip(order, gaps, strict=True):
-            st = stacks.get(k)
-            tokens.append(
-                Token(
-                    det=geo.members[k],
-                    tile=dets[geo.members[k]].tile,
-                    sideways=bool(geo.sideways[k]),
-                    stacked=st[0] if st else None,
-                    stacked_tile=dets[st[0]].tile if st else None,
-                    gap_before=_flip_gap(g) if geo.members[k] in flip_gaps else g,
-                )
-            )
-        side_pen = 0.0
-        side_warn: list[GroupingWarning] = []
-        wrong_stacks = [stacks[k][0] for k in stacks if stacks[k][1] != up_sign]
-        side_pen += P_WRONG_SIDE * len(wrong_stacks)
-        loose = _unattached_stacks(geo, dets, others, up)
-        if loose:
-            side_warn.append(
+        taken = {det for det, _ in attached.values()}
+        loose = _unattached_stacks(geo, dets, [i for i in others_all if i not in taken], up)
+        loose_warn = (
+            [
                 GroupingWarning(
                     "possible_kakan",
                     "a tile lies just beyond a sideways meld tile without being read as stacked "
                     "on it: the meld may be an added kan",
                     tuple(i for pair in loose for i in pair),
                 )
-            )
-        bands, band_warn = _indicator_bands(geo, dets, others, up)
-        down_bands, _ = _indicator_bands(geo, dets, others, -up)
-        side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * P_BAND_SIDE
-        side_pen += P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
-        side_pen += P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
-        for parse in _parse(tokens):
-            candidates.append(
-                Grouping(
-                    concealed=parse.concealed,
-                    win=parse.win,
-                    melds=parse.melds,
-                    order=tuple(tokens),
-                    dora=tuple(bands[0]) if bands else (),
-                    ura=tuple(bands[1]) if len(bands) > 1 else (),
-                    penalty=parse.penalty + side_pen,
-                    reading=reading,
-                    warnings=(*parse.warnings, *side_warn, *band_warn),
-                    names=names,
+            ]
+            if loose
+            else []
+        )
+        # A loose tile of the meld's own kind is read both ways: stacked (an added kan) and
+        # not; leaving it out costs a little (a tile of the meld's kind left unexplained).
+        variants: list[tuple[dict[int, tuple[int, float]], float]] = [(attached, 0.0)]
+        extra = dict(attached)
+        for h, i in loose:
+            k = geo.members.index(h)
+            if k not in extra and _kind(dets[h].tile) == _kind(dets[i].tile):
+                extra[k] = (i, up_sign)
+        if len(extra) > len(attached):
+            variants = [(attached, P_LOOSE_STACK * (len(extra) - len(attached))), (extra, 0.0)]
+        for stacks, variant_pen in variants:
+            stacked_dets = {det for det, _ in stacks.values()}
+            others = [i for i in others_all if i not in stacked_dets]
+            tokens = []
+            for k, g in zip(order, gaps, strict=True):
+                st = stacks.get(k)
+                tokens.append(
+                    Token(
+                        det=geo.members[k],
+                        tile=dets[geo.members[k]].tile,
+                        sideways=bool(geo.sideways[k]),
+                        stacked=st[0] if st else None,
+                        stacked_tile=dets[st[0]].tile if st else None,
+                        gap_before=_flip_gap(g) if geo.members[k] in flip_gaps else g,
+                    )
                 )
-            )
+            side_pen = variant_pen
+            wrong_stacks = [stacks[k][0] for k in stacks if stacks[k][1] != up_sign]
+            side_pen += P_WRONG_SIDE * len(wrong_stacks)
+            bands, band_warn = _indicator_bands(geo, dets, others, up)
+            down_bands, _ = _indicator_bands(geo, dets, others, -up)
+            side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * P_BAND_SIDE
+            side_pen += P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
+            side_pen += P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
+            for parse in _parse(tokens):
+                candidates.append(
+                    Grouping(
+                        concealed=parse.concealed,
+                        win=parse.win,
+                        melds=parse.melds,
+                        order=tuple(tokens),
+                        dora=tuple(bands[0]) if bands else (),
+                        ura=tuple(bands[1]) if len(bands) > 1 else (),
+                        penalty=parse.penalty + side_pen,
+                        reading=reading,
+                        warnings=(*parse.warnings, *loose_warn, *band_warn),
+                        names=names,
+                    )
+                )
     best_reading = min(candidates, key=lambda g: g.penalty).reading if candidates else 1
     return candidates, geos[best_reading], warnings
 
