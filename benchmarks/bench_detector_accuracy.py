@@ -37,7 +37,8 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.peer_detector import PeerDetector, peer_package  # noqa: E402
 from datasets.classes import CLASS_NAMES  # noqa: E402
-from vision.boxes import box_iou_batch, xcycwh_to_xyxy  # noqa: E402
+from datasets.yolo import read_label_boxes as read_labels  # noqa: E402
+from vision.boxes import box_iou_batch  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.image_io import decode_image  # noqa: E402
 from vision.onnx_detector import MODEL_PATH, OnnxDetector  # noqa: E402
@@ -70,26 +71,6 @@ def set_images(root: Path) -> list[Path]:
             if found:
                 return found
     return []
-
-
-def read_labels(image: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-    """YOLO labels of an image in pixels; polygon rows become their bounding boxes."""
-    label = Path(str(image).replace("/images/", "/labels/")).with_suffix(".txt")
-    boxes, classes = [], []
-    if label.exists():
-        for line in label.read_text().splitlines():
-            values = line.split()
-            if len(values) < 5:
-                continue
-            cls, coords = int(values[0]), np.array(values[1:], np.float32)
-            if len(coords) == 4:
-                xyxy = xcycwh_to_xyxy(coords)[0]
-            else:
-                pts = coords[: len(coords) // 2 * 2].reshape(-1, 2)
-                xyxy = np.concatenate([pts.min(0), pts.max(0)])
-            boxes.append(xyxy * np.array([width, height, width, height], np.float32))
-            classes.append(cls)
-    return np.array(boxes, np.float32).reshape(-1, 4), np.array(classes, np.int64)
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
+
 from datasets.classes import CLASS_NAMES, NUM_CLASSES
 from scoring.errors import RequestError
 
@@ -55,6 +57,34 @@ def read_label_lines(text: str, width: int, height: int) -> list[tuple[int, Box]
             )
         )
     return out
+
+
+def read_label_boxes(image: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """The labels of a YOLO image (``images/`` -> ``labels/``, ``.txt``) as ``(N, 4)`` pixel
+    xyxy boxes and ``(N,)`` class ids; polygon rows (Roboflow exports) become their bounding
+    boxes, short rows are skipped, a missing file is no labels. Tolerant, for reading the
+    real sets as they are (:func:`read_label_lines` is the strict reader of our own labels).
+
+    >>> read_label_boxes(Path("/nowhere/images/a.jpg"), 10, 10)[0].shape
+    (0, 4)
+    """
+    label = Path(str(image).replace("/images/", "/labels/")).with_suffix(".txt")
+    boxes, classes = [], []
+    if label.exists():
+        for line in label.read_text().splitlines():
+            values = line.split()
+            if len(values) < 5:
+                continue
+            coords = np.array(values[1:], np.float32)
+            if len(coords) == 4:
+                cx, cy, w, h = coords
+                xyxy = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
+            else:
+                pts = coords[: len(coords) // 2 * 2].reshape(-1, 2)
+                xyxy = np.concatenate([pts.min(0), pts.max(0)])
+            boxes.append(xyxy * np.array([width, height, width, height], np.float32))
+            classes.append(int(values[0]))
+    return np.array(boxes, np.float32).reshape(-1, 4), np.array(classes, np.int64)
 
 
 def write_data_yaml(

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from datasets.classes import BACK_ID
+from datasets.yolo import read_label_boxes
 from scoring.errors import ModelError
 from vision.tile_classifier import (
     CLASSIFIER_CLASSES,
@@ -48,26 +49,6 @@ class CropPlan:
     jitter: float = 0.07  # standard deviation of each edge's error, in box sizes
     none_share: float = 0.25  # `none` crops per labelled tile
     back_keep: float = 0.3  # face-down tiles are plentiful in synthetic walls: keep this share
-
-
-def _labels(image: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-    label = Path(str(image).replace("/images/", "/labels/")).with_suffix(".txt")
-    boxes, classes = [], []
-    if label.exists():
-        for line in label.read_text().splitlines():
-            values = line.split()
-            if len(values) < 5:
-                continue
-            coords = np.array(values[1:], np.float32)
-            if len(coords) == 4:
-                cx, cy, w, h = coords
-                xyxy = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
-            else:
-                pts = coords[: len(coords) // 2 * 2].reshape(-1, 2)
-                xyxy = np.concatenate([pts.min(0), pts.max(0)])
-            boxes.append(xyxy * np.array([width, height, width, height]))
-            classes.append(int(values[0]))
-    return np.array(boxes, np.float32).reshape(-1, 4), np.array(classes, np.int64)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -111,7 +92,7 @@ def _crops_of_image(args: tuple[str, int, CropPlan]) -> tuple[np.ndarray, np.nda
     with Image.open(path) as img:
         pixels = np.asarray(img.convert("RGB"))
     height, width = pixels.shape[:2]
-    boxes, classes = _labels(Path(path), width, height)
+    boxes, classes = read_label_boxes(Path(path), width, height)
     if len(boxes) == 0:
         return np.zeros((0, *CROP_SIZE, 3), np.uint8), np.zeros(0, np.int64)
     keep = (classes != BACK_ID) | (rng.random(len(classes)) < plan.back_keep)
@@ -154,7 +135,7 @@ def build_detector_crops(
         with Image.open(path) as img:
             pixels = np.asarray(img.convert("RGB"))
         height, width = pixels.shape[:2]
-        boxes, classes = _labels(path, width, height)
+        boxes, classes = read_label_boxes(path, width, height)
         if len(boxes) == 0:
             continue
         shrink = min(1.0, 1000 / max(height, width))  # the run time's first decode

@@ -136,18 +136,19 @@ def open_session(
         raise ModelError(f"cannot load model {path!s}: {exc}") from None
 
 
-class OnnxDetector:
-    """A tile detector backed by one onnxruntime session, created on first use.
+class OnnxModel:
+    """A model file behind one onnxruntime session, opened on first use (thread-safe:
+    onnxruntime allows concurrent ``run`` calls on one session).
 
-    The model's stored class order must equal ``class_names`` (the detector classes of
-    :mod:`datasets.classes`), or loading raises :class:`ModelError` ``wrong_classes``.
+    The file's stored class order must equal ``class_names``, or loading raises
+    :class:`ModelError` ``wrong_classes``; subclasses add checks in :meth:`check`.
     """
 
     def __init__(
         self,
-        path: Path | str = MODEL_PATH,
+        path: Path | str,
         *,
-        class_names: Sequence[str] = CLASS_NAMES,
+        class_names: Sequence[str],
         providers: Sequence[str] = ("CPUExecutionProvider",),
         threads: int = 0,
     ) -> None:
@@ -164,25 +165,44 @@ class OnnxDetector:
         if self._session is None:
             with self._lock:
                 if self._session is None:
-                    self._session = self._load()
+                    session = open_session(
+                        self.path, providers=self._providers, threads=self._threads
+                    )
+                    names = read_class_names(session.get_modelmeta().custom_metadata_map)
+                    if names != self.class_names:
+                        raise ModelError(
+                            f"model {self.path.name} has classes {list(names)!r} but this "
+                            f"code expects {list(self.class_names)!r}",
+                            code="wrong_classes",
+                        )
+                    self.check(session)
+                    self._session = session
         return self._session
 
-    def _load(self) -> Any:
-        session = open_session(self.path, providers=self._providers, threads=self._threads)
-        names = read_class_names(session.get_modelmeta().custom_metadata_map)
-        if names != self.class_names:
-            raise ModelError(
-                f"model {self.path.name} has classes {list(names)!r} but this code expects "
-                f"{list(self.class_names)!r}",
-                code="wrong_classes",
-            )
+    def check(self, session: Any) -> None:
+        """Further checks of a freshly opened session (raise :class:`ModelError`)."""
+
+
+class OnnxDetector(OnnxModel):
+    """The YOLO tile detector; its classes are those of :mod:`datasets.classes`."""
+
+    def __init__(
+        self,
+        path: Path | str = MODEL_PATH,
+        *,
+        class_names: Sequence[str] = CLASS_NAMES,
+        providers: Sequence[str] = ("CPUExecutionProvider",),
+        threads: int = 0,
+    ) -> None:
+        super().__init__(path, class_names=class_names, providers=providers, threads=threads)
+
+    def check(self, session: Any) -> None:
         channels = session.get_outputs()[0].shape[1]
-        if isinstance(channels, int) and channels != 4 + len(names):
+        if isinstance(channels, int) and channels != 4 + len(self.class_names):
             raise ModelError(
-                f"model output has {channels} channels, expected {4 + len(names)}",
+                f"model output has {channels} channels, expected {4 + len(self.class_names)}",
                 code="wrong_classes",
             )
-        return session
 
     @property
     def input_size(self) -> tuple[int, int]:

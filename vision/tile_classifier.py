@@ -19,15 +19,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
 from datasets.classes import CLASS_NAMES
-from scoring.errors import ModelError
 from vision.detections import Detections
-from vision.onnx_detector import open_session, read_class_names
+from vision.onnx_detector import OnnxModel
 
 CLASSIFIER_PATH = Path(__file__).resolve().parents[1] / "models" / "agari-tile-classifier.onnx"
 #: The classifier's classes: the detector's 38, then ``none`` (not a tile).
@@ -86,7 +84,7 @@ def to_tensor(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
-class TileClassifier:
+class TileClassifier(OnnxModel):
     """The crop classifier on one onnxruntime session, created on first use (thread-safe).
 
     Its stored class order must be :data:`CLASSIFIER_CLASSES`, or loading raises
@@ -100,27 +98,7 @@ class TileClassifier:
         class_names: Sequence[str] = CLASSIFIER_CLASSES,
         threads: int = 0,
     ) -> None:
-        self.path = Path(path)
-        self.class_names = tuple(class_names)
-        self._threads = threads
-        self._lock = threading.Lock()
-        self._session: Any = None
-
-    @property
-    def session(self) -> Any:
-        if self._session is None:
-            with self._lock:
-                if self._session is None:
-                    session = open_session(self.path, threads=self._threads)
-                    names = read_class_names(session.get_modelmeta().custom_metadata_map)
-                    if names != self.class_names:
-                        raise ModelError(
-                            f"classifier {self.path.name} has classes {list(names)!r} but "
-                            f"this code expects {list(self.class_names)!r}",
-                            code="wrong_classes",
-                        )
-                    self._session = session
-        return self._session
+        super().__init__(path, class_names=class_names, threads=threads)
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """``(N, classes)`` softmax probabilities of ``(N, H, W, 3)`` uint8 crops."""
