@@ -114,6 +114,9 @@ INDICATOR_REACH = 4.0
 #: ... or, for face-up tiles on a dead wall (nothing else mixes face-up and face-down
 #: tiles), this close.
 DEAD_WALL_REACH = 6.0
+#: With no indicators within reach, a short run of face-up tiles this close is named as
+#: possible indicators.
+FAR_INDICATOR_REACH = 5.5
 URA_REACH = 2.0
 #: Distances above the hand are measured in the hand tiles' depth, or in this share of the
 #: median depth of the face-up tiles beyond it when larger (at least this many of them).
@@ -1262,16 +1265,25 @@ def _indicator_bands(
         and (r.height <= INDICATOR_REACH or (_dead_wall(r) and r.height <= DEAD_WALL_REACH))
     ]
     if not candidates:
-        walls = [r for r in runs if _dead_wall(r)]
-        if walls:
-            # Face-up tiles on a row of face-down ones: indicators on a dead wall, too far
-            # from the hand to be sure they belong to this player's photo of the hand.
+        # Face-up tiles on a row of face-down ones (a dead wall), or a short run of face-up
+        # tiles just beyond the reach: indicators laid further off than usual look the same.
+        far = [
+            r
+            for r in runs
+            if _dead_wall(r)
+            or (
+                0 < len(r.face_up) <= MAX_INDICATORS
+                and r.height <= FAR_INDICATOR_REACH
+                and not is_river(r)
+            )
+        ]
+        if far:
             return [], [
                 GroupingWarning(
                     "possible_indicators",
-                    "face-up tiles on a dead wall far beyond the hand were not read as dora "
-                    "indicators",
-                    tuple(i for r in walls for i in r.face_up),
+                    "face-up tiles beyond the reach of indicators (or on a dead wall far beyond "
+                    "the hand) were not read as dora indicators",
+                    tuple(i for r in far for i in r.face_up),
                 )
             ]
         return [], []
@@ -1723,6 +1735,16 @@ def _read_row(
             bands, band_warn = _indicator_bands(geo, dets, others, up)
             down_bands, _ = _indicator_bands(geo, dets, others, -up)
             side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * P_BAND_SIDE
+            if len(down_bands) > len(bands):
+                band_warn = [
+                    *band_warn,
+                    GroupingWarning(
+                        "possible_indicators",
+                        "tiles laid like indicators lie on the player's side of the hand: the "
+                        "hand may be read the wrong way round, and they not read as indicators",
+                        tuple(i for band in down_bands for i in band),
+                    ),
+                ]
             side_pen += P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
             side_pen += P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
             for parse in _parse(tokens):
