@@ -378,6 +378,7 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         ("ura_just_above_dora_low_view", "URA_LOW_RISE", 0.3),
         ("dora_and_ura_one_run", "URA_SPLIT_STEP", 99.0),
         ("dead_wall_dora_far", "DEAD_WALL_REACH", 0.0),
+        ("kakan_added_tile_loose", "P_LOOSE_STACK", -1.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
@@ -416,3 +417,20 @@ def test_spacing_and_near_edge_offset_find_a_sideways_tile_where_boxes_cannot() 
         boxes, np.array(places) * 40, edge, np.zeros(9), player_side=-1
     )
     assert not judged[7]
+
+
+def test_a_far_dora_is_named_only_when_no_indicator_is_in_reach(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The far-indicator warning names the lone tile; with the reach wide enough the same
+    tile is read as the dora and the warning goes."""
+    import vision.grouping as grouping
+
+    data = json.loads((FIXTURES / "doubt" / "dora_beyond_reach.json").read_text())
+    out = group(data["request"])
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
+    assert warning["tiles"] == data["expected"]["hand"]["dora_indicators"]
+    monkeypatch.setattr(grouping, "INDICATOR_REACH", grouping.FAR_INDICATOR_REACH)
+    wide = group(data["request"])
+    assert wide["hand"] == data["expected"]["hand"]
+    assert "possible_indicators" not in _codes(wide)
