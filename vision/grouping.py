@@ -1523,21 +1523,28 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
             3 * pitch
         ):
             members.append(i)
-    return _unstack(members, centres)
+    return _unstack(members, centres, sizes)
 
 
-def _unstack(members: list[int], centres: np.ndarray) -> list[int]:
+def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list[int]:
     """Drop members lying over another member (a kakan's added tile can fall within the
     line's tolerance): of two centres closer along the line than half a tile, the one
-    further off the line goes (it is then attached as a stacked tile)."""
+    further off the line goes (it is then attached as a stacked tile). Half a tile of the
+    pair's own size: at the far end of a row seen from the side, touching tiles are
+    several times closer than the row's typical pitch."""
     while len(members) >= 3:
         origin, d = fit_line(centres[members])
         rel = centres[members] - origin
         pos, off = rel @ d, np.abs(rel @ np.array([-d[1], d[0]]))
         order = np.argsort(pos, kind="stable")
         steps = np.diff(pos[order])
-        pitch = float(np.median(steps))
-        close = [(a, b) for a, b in itertools.pairwise(order) if pos[b] - pos[a] < 0.45 * pitch]
+        size = sizes[members]
+        pitch = float(np.median(steps / np.sqrt(size[order[:-1]] * size[order[1:]])))
+        close = [
+            (a, b)
+            for a, b in itertools.pairwise(order)
+            if pos[b] - pos[a] < 0.45 * pitch * math.sqrt(size[a] * size[b])
+        ]
         if not close:
             break
         a, b = close[0]
