@@ -1509,20 +1509,27 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
                 changed = True
                 break
     # Single face-up tiles on the line near its ends, taken by a crossing line first (a
-    # wall running away from the camera can claim the hand's last tile).
+    # wall running away from the camera can claim the hand's last tiles; each one taken
+    # brings the next within reach).
     origin, d = fit_line(centres[members])
     normal = np.array([-d[1], d[0]])
-    pos = (centres[members] - origin) @ d
-    pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
-    taken = set(members)
-    for i in range(len(dets)):
-        if i in taken or dets[i].face_down:
-            continue
-        rel = centres[i] - origin
-        if abs(rel @ normal) < 0.3 * size and pos.min() - 3 * pitch < rel @ d < pos.max() + (
-            3 * pitch
-        ):
-            members.append(i)
+    pitch = None
+    added = True
+    while added:
+        added = False
+        pos = (centres[members] - origin) @ d
+        if pitch is None:
+            pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
+        taken = set(members)
+        for i in range(len(dets)):
+            if i in taken or dets[i].face_down:
+                continue
+            rel = centres[i] - origin
+            if abs(rel @ normal) < 0.3 * size and pos.min() - 3 * pitch < rel @ d < pos.max() + (
+                3 * pitch
+            ):
+                members.append(i)
+                added = True
     return _unstack(members, centres, sizes)
 
 
