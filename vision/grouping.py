@@ -1537,8 +1537,9 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
     """Drop members lying over another member (a kakan's added tile can fall within the
     line's tolerance): of two centres closer along the line than half a tile, the one
     further off the line goes (it is then attached as a stacked tile). Half a tile of the
-    pair's own size: at the far end of a row seen from the side, touching tiles are
-    several times closer than the row's typical pitch."""
+    pair's own size (the larger: an added tile seen edge-on has a thin box): at the far end
+    of a row seen from the side, touching tiles are several times closer than the row's
+    typical pitch."""
     while len(members) >= 3:
         origin, d = fit_line(centres[members])
         rel = centres[members] - origin
@@ -1550,7 +1551,7 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
         close = [
             (a, b)
             for a, b in itertools.pairwise(order)
-            if pos[b] - pos[a] < 0.45 * pitch * math.sqrt(size[a] * size[b])
+            if pos[b] - pos[a] < 0.45 * pitch * max(size[a], size[b])
         ]
         if not close:
             break
