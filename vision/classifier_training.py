@@ -443,6 +443,20 @@ def crop_sources(synth: Sequence[str]) -> dict[str, tuple[Path, str, CropPlan, i
     return sources
 
 
+def clean_none_crops(path: Path, out: Path, classifier: Path) -> Path:
+    """Keep a crop labelled ``none`` only when ``classifier`` (an exported ONNX classifier)
+    also says ``none``: on the real sets a detector box matching no label is most often a
+    tile the labels leave out, not a non-tile (models/TRAINING_LOG.md, run clsB)."""
+    from vision.tile_classifier import TileClassifier
+
+    with np.load(path) as data:
+        x, y = data["x"], data["y"]
+    agree = TileClassifier(classifier).probabilities(x)[:, NONE_ID] >= 0.5
+    keep = (y != NONE_ID) | agree
+    np.savez(out, x=x[keep], y=y[keep])
+    return out
+
+
 def run(
     *,
     name: str = "cls",
@@ -450,10 +464,20 @@ def run(
     epochs: int = 10,
     epoch_size: int = 40_000,
     hours: float | None = None,
+    lr: float = 3e-3,
+    init: Path | None = None,
+    clean_with: Path | None = None,
 ) -> Path:
     """Cut the crops that are missing (under ``../data/crops``), train, log the run to
-    ``models/TRAINING_LOG.md``; returns the weights (``../runs/cls/NAME.pt``)."""
-    from vision.training import DATA_DIR, RUNS_DIR, log_run
+    ``models/TRAINING_LOG.md``; returns the weights (``../runs/cls/NAME.pt``).
+
+    With ``clean_with`` (an exported classifier, e.g. the first run's), the crops of the
+    detector's own boxes join the data: on the real train splits with their ``none`` crops
+    cleaned by it (:func:`clean_none_crops`), and on 900 renders of the last synthetic set.
+    The shipped model: ``run(name="clsA")``, exported, then ``run(name="clsB", epochs=12,
+    lr=1.5e-3, init=clsA.pt, clean_with=clsA.onnx)``.
+    """
+    from vision.training import DATA_DIR, RUNS_DIR, SHARED_DATA, log_run
 
     crops = DATA_DIR / "crops"
     paths = {}
@@ -461,16 +485,29 @@ def run(
         paths[key] = crops / f"{key}.npz"
         if not paths[key].exists():
             build_crops(root, paths[key], split=split, plan=plan, limit=limit)
+    real = [paths["hk_train"], paths["riichi_train"]]
+    synthetic = [paths[s] for s in synth]
+    if clean_with is not None:
+        for key, root in (("hk", "real-photos-hk"), ("riichi", "real-photos-riichi-small")):
+            raw, clean = crops / f"det_{key}_train.npz", crops / f"det_{key}_train_clean.npz"
+            if not raw.exists():
+                build_detector_crops(SHARED_DATA / root, raw)
+            real.append(clean_none_crops(raw, clean, clean_with))
+        renders = crops / f"det_{synth[-1]}.npz"
+        if not renders.exists():
+            build_detector_crops(DATA_DIR / synth[-1], renders, limit=900)
+        synthetic.append(renders)
     out = RUNS_DIR / "cls" / f"{name}.pt"
     out.parent.mkdir(parents=True, exist_ok=True)
     log_run(
-        f"classifier run `{name}`: synth={list(synth)}, epochs={epochs}, "
-        f"epoch_size={epoch_size}, hours={hours}; crops in {crops}"
+        f"classifier run `{name}`: synth={list(synth)}, epochs={epochs}, lr={lr}, "
+        f"epoch_size={epoch_size}, hours={hours}, init={init}, clean_with={clean_with}; "
+        f"crops in {crops}"
     )
     started = time.monotonic()
     train_classifier(
-        real=[paths["hk_train"], paths["riichi_train"]],
-        synth=[paths[s] for s in synth],
+        real=real,
+        synth=synthetic,
         val={
             "hk": [paths["hk_val"]],
             "riichi": [paths["riichi_val"]],
@@ -479,7 +516,9 @@ def run(
         out=out,
         epochs=epochs,
         epoch_size=epoch_size,
+        lr=lr,
         hours=hours,
+        init=init,
         log=out.with_suffix(".log"),
     )
     log_run(f"classifier `{name}` finished after {(time.monotonic() - started) / 60:.0f} min")

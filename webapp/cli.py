@@ -282,6 +282,9 @@ def cmd_train_classifier(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         epoch_size=args.epoch_size,
         hours=args.hours,
+        lr=args.lr,
+        init=Path(args.init) if args.init else None,
+        clean_with=Path(args.clean_with) if args.clean_with else None,
     )
     print(f"run finished: {weights}  (export: agari train-classifier --export {weights})")
     return EXIT_OK
@@ -418,6 +421,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--epoch-size", type=int, default=40_000, help="crops an epoch")
     p.add_argument("--hours", type=float, help="stop after the epoch that passes this")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    p.add_argument("--init", metavar="PT", help="start from these weights")
+    p.add_argument(
+        "--clean-with",
+        metavar="ONNX",
+        help="add crops of the detector's own boxes, real `none` ones kept where this "
+        "exported classifier agrees",
+    )
     p.add_argument(
         "--export", metavar="PT", help="export weights to models/agari-tile-classifier.onnx"
     )
