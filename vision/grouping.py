@@ -1988,9 +1988,12 @@ def what_if(
         i = w.detections[0]
         rows = []
         for cand in dict(w.extra)["candidates"]:
-            changed = list(detections)
-            changed[i] = replace(detections[i], tile=cand, confidence=1.0, candidates=())
-            hand = group_detections(changed, width=width, height=height).hand()
+            if cand == detections[i].tile:
+                hand = result.hand()  # the reading already made: no need to group again
+            else:
+                changed = list(detections)
+                changed[i] = replace(detections[i], tile=cand, confidence=1.0, candidates=())
+                hand = group_detections(changed, width=width, height=height).hand()
             rows.append({"tile": cand, "hand": hand, **_score_outcome(hand, ctx)})
         outcomes = {
             repr(r["error"]["code"]) if "error" in r else repr(r.get("points")) for r in rows
