@@ -6,7 +6,8 @@ Without ``--photos`` it first writes 20 photos of 4032x3024 (12.2 MP, JPEG quali
 ``../data/latency_photos`` (outside git), from the synthetic hold-out renders if present,
 else from the real-photos-hk validation photos, resized. The timed path is ours end to
 end: read the file, decode (EXIF, reduced-scale JPEG decode), letterbox, run, decode,
-NMS, the zoomed hand pass when it triggers, boxes in photo pixels. The peer
+NMS, the zoomed hand pass when it triggers, the crop classifier on every box (when
+``models/agari-tile-classifier.onnx`` is there), boxes in photo pixels. The peer
 (mahjong-detector) runs its own path from the same file (PIL decode, grey, autocontrast,
 640 px, run, NMS). Two onnxruntime threads each; two warm-up photos are not counted.
 """
@@ -32,6 +33,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.peer_detector import PeerDetector, peer_package  # noqa: E402
 from vision.onnx_detector import MODEL_PATH, OnnxDetector  # noqa: E402
 from vision.recognition import detect_photo  # noqa: E402
+from vision.tile_classifier import CLASSIFIER_PATH, default_classifier  # noqa: E402
 
 WORK = REPO.parent
 Times = tuple[list[float], list[float]]
@@ -110,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, "
         f"{len(photos)} photos of ~{mp[0]:.1f} MP"
     )
-    print(f"agari ({args.model.name}): {describe(ms)}; zoomed pass on {zoomed}/{len(photos)}")
+    classifier = default_classifier()
+    stages = args.model.name + (f" + {CLASSIFIER_PATH.name}" if classifier else "")
+    print(f"agari ({stages}): {describe(ms)}; zoomed pass on {zoomed}/{len(photos)}")
     package = None if args.no_peer else peer_package()
     if package is None:
         if not args.no_peer:
