@@ -16,7 +16,9 @@ Steps, each a small function:
 5. gaps between neighbours, in units of the upright tile width;
 6. both reading directions are parsed (a photo from across the table is upside down): melds
    are taken from the right end, the winning tile is the end tile laid sideways or set apart
-   by a gap; every parse gets a penalty for what it leaves unexplained, the lowest wins;
+   by a gap; every parse gets a penalty for what it leaves unexplained, the lowest wins
+   (a row one tile too long is also read without its least confident tile, when that one
+   is below ``LOW_CONFIDENCE``; kept only if it reads better, warned ``dropped_tile``);
 7. indicator rows: parallel bands just above the hand (away from the player), first dora,
    then ura, at most 5 face-up tiles each.
 
@@ -1811,15 +1813,26 @@ def group_detections(
         score = min(g.penalty for g in cands) + P_FAR * math.log(biggest / size)
         read.append((score, cands, geo, row_warnings, members, split))
     _, candidates, geo, row_warnings, members, split = min(read, key=lambda r: r[0])
+    candidates, doubts = _settle_doubts(candidates, geo, members, dets, kept, names, split)
+    best = candidates[0]
+    weakest = _doubtful_extra(best, members, dets)
+    if weakest is not None:
+        rest = [i for i in members if i != weakest]
+        cands, other_geo, other_warnings, other_split = _read_row_splits(rest, dets, kept, names)
+        cands, other_doubts = _settle_doubts(cands, other_geo, rest, dets, kept, names, other_split)
+        if cands[0].penalty < best.penalty:
+            candidates, doubts, members = cands, other_doubts, rest
+            row_warnings = [
+                *other_warnings,
+                GroupingWarning(
+                    "dropped_tile",
+                    f"left out {dets[weakest].tile} ({dets[weakest].confidence:.2f}): with "
+                    "it the hand has one tile too many",
+                    (weakest,),
+                ),
+            ]
+            best = candidates[0]
     warnings.extend(row_warnings)
-    candidates.sort(key=lambda g: g.penalty)
-    best = candidates[0]
-    doubts, flipped = _consequential_doubts(best, geo, members, dets, kept, names, split)
-    candidates.extend(flipped)
-    candidates.sort(key=lambda g: g.penalty)
-    # A doubtful judgement taken the other way can explain the layout better (a tile just
-    # past the sideways threshold that completes a meld): the best reading wins either way.
-    best = candidates[0]
     alternatives: list[Grouping] = []
     seen = {best.key()}
     for g in candidates[1:]:
@@ -1842,6 +1855,39 @@ def group_detections(
     warnings.extend(_count_warnings(dets, kept, set(hand_detections(best))))
     warnings.extend(_confidence_warnings(dets, best, extra_candidates))
     return GroupingResult(best, tuple(alternatives), tuple(warnings), names, tuple(rows))
+
+
+def _settle_doubts(
+    candidates: list[Grouping],
+    geo: RowGeometry,
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+    split: int | None,
+) -> tuple[list[Grouping], list[GroupingWarning]]:
+    """The row's readings with those its doubtful judgements give, best first, and the
+    doubts' warnings. A doubtful judgement taken the other way can explain the layout
+    better (a tile just past the sideways threshold that completes a meld): the best
+    reading wins either way."""
+    candidates = sorted(candidates, key=lambda g: g.penalty)
+    doubts, flipped = _consequential_doubts(candidates[0], geo, members, dets, kept, names, split)
+    return sorted([*candidates, *flipped], key=lambda g: g.penalty), doubts
+
+
+def _doubtful_extra(best: Grouping, members: list[int], dets: Sequence[Detection]) -> int | None:
+    """The row's least confident tile when the best reading has exactly one tile too many
+    and that tile is doubtful (below :data:`LOW_CONFIDENCE`), else None. A detector adds
+    tiles (a shadow, a tile's edge, a discard touching the row), and one extra tile leaves
+    no hand at all; the row read without it is kept only when it reads better, and always
+    warned (``dropped_tile``). True boxes (confidence 1) never take this path."""
+    if not any(w.code == "too_many_tiles" for w in best.warnings):
+        return None
+    kans = sum(len(m.tiles) == 4 for m in best.melds)
+    if best.tile_count() != 15 + kans:
+        return None
+    weakest = min(members, key=lambda i: dets[i].confidence)
+    return weakest if dets[weakest].confidence < LOW_CONFIDENCE else None
 
 
 def _consequential_doubts(
