@@ -25,20 +25,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from datasets.classes import BACK_ID
 from datasets.yolo import read_label_boxes
 from scoring.errors import ModelError
+from vision.boxes import box_iou_batch
+from vision.image_io import DECODE_LONG_SIDE
 from vision.tile_classifier import (
     CLASSIFIER_CLASSES,
     CLASSIFIER_PATH,
     CROP_SIZE,
     crop_tiles,
 )
+from vision.training import (
+    DATA_DIR,
+    RUNS_DIR,
+    SHARED_DATA,
+    image_files,
+    log_run,
+    require_train_extra,
+)
 
 NONE_ID = len(CLASSIFIER_CLASSES) - 1
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 
 
 @dataclass(frozen=True)
@@ -49,16 +59,6 @@ class CropPlan:
     jitter: float = 0.07  # standard deviation of each edge's error, in box sizes
     none_share: float = 0.25  # `none` crops per labelled tile
     back_keep: float = 0.3  # face-down tiles are plentiful in synthetic walls: keep this share
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box of ``a`` with every box of ``b``."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6)
 
 
 def _none_boxes(
@@ -79,7 +79,7 @@ def _none_boxes(
         else:
             x1, y1 = rng.uniform(0, max(1.0, width - w)), rng.uniform(0, max(1.0, height - h))
         box = np.array([[x1, y1, x1 + w, y1 + h]], np.float32)
-        if _iou(box, boxes).max(initial=0.0) < 0.3:
+        if box_iou_batch(box, boxes).max(initial=0.0) < 0.3:
             out.append(box[0])
     return np.array(out, np.float32).reshape(-1, 4)
 
@@ -138,18 +138,16 @@ def build_detector_crops(
         boxes, classes = read_label_boxes(path, width, height)
         if len(boxes) == 0:
             continue
-        shrink = min(1.0, 1000 / max(height, width))  # the run time's first decode
+        shrink = min(1.0, DECODE_LONG_SIDE / max(height, width))  # the run time's first decode
         small = pixels
         if shrink < 1.0:
-            import cv2
-
             size = (round(width * shrink), round(height * shrink))
             small = cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
         dets, _ = detect_tiles(small, detector, conf=conf, hires=lambda p=pixels: p)
         if len(dets) == 0:
             continue
         xyxy = dets.xyxy / shrink
-        iou = _iou(xyxy, boxes)
+        iou = box_iou_batch(xyxy, boxes)
         best = iou.max(axis=1)
         label = np.where(best >= 0.5, classes[iou.argmax(axis=1)], NONE_ID)
         keep = (best >= 0.5) | (best < 0.3)
@@ -161,8 +159,10 @@ def build_detector_crops(
 
 
 def _images(root: Path, split: str) -> list[Path]:
-    folder = root / "images" / split
-    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    images = [Path(p) for p in image_files(root / "images" / split)]
+    if not images:
+        raise ModelError(f"no images under {root / 'images' / split}", code="no_data")
+    return images
 
 
 def build_crops(
@@ -176,11 +176,7 @@ def build_crops(
     workers: int = 2,
 ) -> Path:
     """Crops of one YOLO dataset's split into ``out`` (an ``.npz`` of ``x`` and ``y``)."""
-    images = _images(root, split)
-    if limit:
-        images = images[:limit]
-    if not images:
-        raise ModelError(f"no images under {root / 'images' / split}", code="no_data")
+    images = _images(root, split)[: limit or None]
     jobs = [(str(p), seed * 1_000_003 + i, plan) for i, p in enumerate(images)]
     xs, ys = [], []
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -298,6 +294,7 @@ def train_classifier(
 ) -> Path:
     """Train the classifier (from ``init`` weights when given); writes ``out`` (a torch
     state dict) after every epoch."""
+    require_train_extra("torch")
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
     import torch.nn.functional as F
@@ -388,6 +385,7 @@ def evaluate_crops(model: Any, x: np.ndarray, y: np.ndarray, batch: int = 512) -
 
 def export_classifier(weights: Path, out: Path = CLASSIFIER_PATH) -> Path:
     """ONNX export (fp32, opset 17, dynamic batch) with the class order in the metadata."""
+    require_train_extra("torch")
     import onnx
     import torch
 
@@ -428,8 +426,6 @@ VAL_PLAN = CropPlan(jitters=1, jitter=0.03, none_share=0.2, back_keep=0.5)
 def crop_sources(synth: Sequence[str]) -> dict[str, tuple[Path, str, CropPlan, int]]:
     """Where each crop file of a run comes from (real sets from ../shared, renders from
     ../data; the synthetic hold-out gives validation crops only)."""
-    from vision.training import DATA_DIR, SHARED_DATA
-
     hk, riichi = SHARED_DATA / "real-photos-hk", SHARED_DATA / "real-photos-riichi-small"
     sources = {
         "hk_train": (hk, "train", REAL_PLAN, 0),
@@ -477,8 +473,6 @@ def run(
     The shipped model: ``run(name="clsA")``, exported, then ``run(name="clsB", epochs=12,
     lr=1.5e-3, init=clsA.pt, clean_with=clsA.onnx)``.
     """
-    from vision.training import DATA_DIR, RUNS_DIR, SHARED_DATA, log_run
-
     crops = DATA_DIR / "crops"
     paths = {}
     for key, (root, split, plan, limit) in crop_sources(synth).items():

@@ -58,7 +58,7 @@ PEER_NAMES = {
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
 
 
-def _images(folder: Path) -> list[str]:
+def image_files(folder: Path) -> list[str]:
     if not folder.is_dir():
         return []
     return sorted(str(p) for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -71,7 +71,7 @@ def _mirror(src: Path, dst: Path, split: str) -> list[str]:
     caches out of ``../shared`` (read-only data) and out of other people's folders. Images
     without a label file, or written in the last minute, are left out.
     """
-    images = _images(src / "images" / split)
+    images = image_files(src / "images" / split)
     if not images:
         return []
     img_dir, lbl_dir = dst / "images" / split, dst / "labels" / split
@@ -293,6 +293,15 @@ def log_run(text: str) -> None:
         fh.write(f"- {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: {text}\n")
 
 
+def require_train_extra(module: str) -> None:
+    """:class:`ModelError` ``missing_extra`` unless ``module`` (torch, ultralytics) is
+    installed: training needs the ``train`` extra, serving does not."""
+    if importlib.util.find_spec(module) is None:
+        raise ModelError(
+            "training needs the 'train' extra: pip install -e '.[train]'", code="missing_extra"
+        )
+
+
 def train(
     *,
     name: str = "tiles",
@@ -309,10 +318,7 @@ def train(
     real_repeat: int = 1,
 ) -> Path:
     """Train (or resume) a run; returns the run directory holding ``weights/best.pt``."""
-    if importlib.util.find_spec("ultralytics") is None:
-        raise ModelError(
-            "training needs the 'train' extra: pip install -e '.[train]'", code="missing_extra"
-        )
+    require_train_extra("ultralytics")
     _offline_env()
     # On a shared machine spinning OpenMP threads wait for a descheduled sibling at every
     # barrier (measured: 1.6 s/batch alone, 21 s/batch beside other jobs); sleep instead.

@@ -72,3 +72,16 @@ def test_augmentation_keeps_shape_and_range() -> None:
     out = augment(x.clone(), torch.Generator().manual_seed(0))
     assert out.shape == x.shape and float(out.min()) >= 0 and float(out.max()) <= 1
     assert make_model()(out).shape == (8, NONE_ID + 1)
+
+
+def test_training_without_the_train_extra_says_so(tmp_path: Path) -> None:
+    import importlib.util
+
+    from scoring.errors import ModelError
+    from vision.classifier_training import export_classifier
+
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("torch is installed here: the missing-extra error cannot happen")
+    with pytest.raises(ModelError) as err:
+        export_classifier(tmp_path / "weights.pt", tmp_path / "out.onnx")
+    assert err.value.code == "missing_extra"
