@@ -71,6 +71,11 @@ def hand_region(dets: Detections, image_shape: tuple[int, ...]) -> tuple[int, in
     )
 
 
+def tile_size(dets: Detections) -> float:
+    """The median long side of the boxes, in their pixels: how big the tiles are."""
+    return float(np.median(np.maximum(dets.width, dets.height)))
+
+
 def detect_tiles(
     image: np.ndarray,
     detector: TileDetector,
@@ -98,9 +103,7 @@ def detect_tiles(
         return dets, zoomed
     source, factor = image, 1.0
     sure = dets[dets.confidence >= ZOOM_CONF]
-    sized = sure if len(sure) else dets
-    tile_px = float(np.median(np.maximum(sized.width, sized.height)))
-    if hires is not None and tile_px < CLASSIFY_BELOW_PX:
+    if hires is not None and tile_size(sure if len(sure) else dets) < CLASSIFY_BELOW_PX:
         source = hires()
         factor = source.shape[1] / image.shape[1]
     named = classifier.relabel(source, dets.scaled(factor, factor)).scaled(1 / factor, 1 / factor)
@@ -137,7 +140,7 @@ def _detect(
     net_h, net_w = detector.input_size
     height, width = image.shape[:2]
     first_scale = min(net_h / height, net_w / width)
-    tile_px = float(np.median(np.maximum(sure.width, sure.height))) * first_scale
+    tile_px = tile_size(sure) * first_scale
     if tile_px >= ZOOM_BELOW_PX:
         return first, False
     x1, y1, x2, y2 = hand_region(sure, image.shape)
