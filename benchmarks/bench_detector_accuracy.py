@@ -6,8 +6,9 @@
 Sets (read in place, never copied): ``hk`` = ../shared/data/real-photos-hk val (210),
 ``riichi`` = ../shared/data/real-photos-riichi-small val (8), ``synth`` = the generator's
 held-out renders in ../data/synth_holdout (else the val split of ../data/synth_v1). Both
-detectors run the full runtime path from the JPEG bytes (decode, letterbox, zoomed pass
-when tiles are small, NMS).
+detectors run the full runtime path from the JPEG bytes (``vision.recognition.detect_photo``:
+decode, letterbox, zoomed pass when tiles are small, NMS; ours then the crop classifier,
+unless ``--classifier none``); ms/img is that whole path, decode included.
 
 Metrics, per set, computed here in numpy (no torch needed):
 - mAP50: mean over the classes present in the labels of the 101-point interpolated AP at
@@ -40,10 +41,9 @@ from datasets.classes import CLASS_NAMES  # noqa: E402
 from datasets.yolo import read_label_boxes as read_labels  # noqa: E402
 from vision.boxes import box_iou_batch  # noqa: E402
 from vision.detections import Detections  # noqa: E402
-from vision.image_io import decode_image  # noqa: E402
 from vision.onnx_detector import MODEL_PATH, OnnxDetector  # noqa: E402
-from vision.pipeline import TileDetector, detect_tiles  # noqa: E402
-from vision.recognition import HIRES_LONG_SIDE  # noqa: E402
+from vision.pipeline import TileDetector  # noqa: E402
+from vision.recognition import detect_photo  # noqa: E402
 from vision.tile_classifier import CLASSIFIER_PATH, TileClassifier  # noqa: E402
 
 WORK = REPO.parent
@@ -147,23 +147,14 @@ def evaluate(
     tallies = {name: Tally() for name in detectors}
     for path in images:
         data = path.read_bytes()
-        photo = decode_image(data)
-        gt_boxes, gt_classes = read_labels(path, photo.width, photo.height)
-
-        def hires(data: bytes = data) -> np.ndarray:
-            return decode_image(data, long_side=HIRES_LONG_SIDE).pixels
-
         for name, detector in detectors.items():
             start = time.perf_counter()
-            dets, _ = detect_tiles(
-                photo.pixels,
-                detector,
-                conf=0.001,
-                hires=hires,
-                classifier=(classifiers or {}).get(name),
+            photo, dets, _ = detect_photo(
+                data, detector, conf=0.001, classifier=(classifiers or {}).get(name)
             )
             tallies[name].seconds += time.perf_counter() - start
-            tallies[name].add(dets.scaled(photo.scale, photo.scale), gt_boxes, gt_classes)
+            gt_boxes, gt_classes = read_labels(path, photo.width, photo.height)
+            tallies[name].add(dets, gt_boxes, gt_classes)
     return tallies, len(images)
 
 
