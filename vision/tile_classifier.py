@@ -37,8 +37,9 @@ CROP_SIZE = (64, 48)
 #: are often a little tight, and the tile's edge shows the classifier where the face ends.
 CROP_MARGIN = 0.08
 #: Final confidence = P(class) * detector confidence ** DETECTOR_WEIGHT. Chosen on 150 fresh
-#: synthetic renders (seed 5151, used nowhere else), mAP50 0.838 / 0.850 / 0.848 / 0.843 for
-#: weights 0 / 0.25 / 0.5 / 1; 0 keeps too many false boxes (precision 0.55 at 0.25).
+#: synthetic renders (seed 5151, used nowhere else; benchmarks/tune_detector_weight.py):
+#: mAP50 0.842 / 0.854 / 0.852 / 0.850 for weights 0 / 0.25 / 0.5 / 1; 0 keeps too many
+#: false boxes (precision 0.56 at 0.25).
 DETECTOR_WEIGHT = 0.25
 #: Classify each crop turned half a turn too, and average (see ``probabilities``).
 TURNED_TOO = True
