@@ -8,6 +8,7 @@ calls on one session), never per-call results.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Sequence
@@ -224,15 +225,12 @@ class OnnxDetector(OnnxModel):
         return decode(self.run(tensor), scale, pad, image_size=image.shape[:2], conf=conf, iou=iou)
 
 
-_default: OnnxDetector | None = None
-_default_lock = threading.Lock()
-
-
+@functools.cache
 def default_detector() -> OnnxDetector:
-    """The process-wide detector for the shipped model (created once, lazily)."""
-    global _default
-    if _default is None:
-        with _default_lock:
-            if _default is None:
-                _default = OnnxDetector()
-    return _default
+    """The process-wide detector for the shipped model (created once, lazily).
+
+    A plain cache is enough: the constructor only records the path (the session is opened
+    on first use, under the model's own lock), so two threads racing here build at most a
+    throwaway wrapper, never a second session.
+    """
+    return OnnxDetector()

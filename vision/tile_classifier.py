@@ -16,7 +16,7 @@ the classifier's probability of its class times the detector's confidence raised
 
 from __future__ import annotations
 
-import threading
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -144,15 +144,12 @@ class TileClassifier(OnnxModel):
         return relabelled[keep]
 
 
-_default: TileClassifier | None = None
-_default_lock = threading.Lock()
-
-
 def default_classifier() -> TileClassifier | None:
     """The shipped classifier, or None when the model file is absent (one stage only)."""
-    global _default
-    if _default is None and CLASSIFIER_PATH.is_file():
-        with _default_lock:
-            if _default is None:
-                _default = TileClassifier()
-    return _default
+    return _shipped_classifier() if CLASSIFIER_PATH.is_file() else None
+
+
+@functools.cache
+def _shipped_classifier() -> TileClassifier:
+    # Cached like ``default_detector``: the session itself is opened lazily, once.
+    return TileClassifier()
