@@ -22,7 +22,9 @@ MAX_PIXELS = 50_000_000
 #: 4032x3024 photo decodes at 1/4 (1008x756), twice the detector's input, in a third of the
 #: time of a full decode. The zoomed pass asks for more pixels when it needs them.
 DECODE_LONG_SIDE = 1000
-_ORIENTATION_TAG = 0x0112
+ORIENTATION_TAG = 0x0112
+#: EXIF orientations that swap width and height.
+TRANSPOSED_ORIENTATIONS = frozenset({5, 6, 7, 8})
 _TRANSPOSE = {
     2: (Image.Transpose.FLIP_LEFT_RIGHT,),
     3: (Image.Transpose.ROTATE_180,),
@@ -51,6 +53,44 @@ class Photo:
         return self.width / self.pixels.shape[1]
 
 
+def open_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> Image.Image:
+    """Open photo bytes reading only the header, and refuse what no decoder should see:
+    nothing, bytes that are not an image, or more than ``max_pixels`` (a decompression bomb
+    is refused before its pixels are allocated). The caller decodes, and closes the image.
+
+    >>> open_image(b"GIF89a")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ImageError: not a readable image (JPEG, PNG, WebP or HEIC expected; ...
+    """
+    if not data:
+        raise ImageError("the image is empty (0 bytes)", code="empty_image")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            img = Image.open(io.BytesIO(data))
+        except UnidentifiedImageError:
+            raise ImageError(
+                "not a readable image (JPEG, PNG, WebP or HEIC expected; "
+                f"got {len(data)} bytes starting {data[:8]!r})",
+                code="not_an_image",
+            ) from None
+        except Image.DecompressionBombError as exc:
+            raise ImageError(str(exc), code="too_many_pixels") from None
+    width, height = img.size
+    if width * height > max_pixels:
+        img.close()
+        raise ImageError(
+            f"the photo has {width} x {height} = {width * height / 1e6:.1f} MP; "
+            f"at most {max_pixels / 1e6:.0f} MP are accepted",
+            code="too_many_pixels",
+        )
+    if width == 0 or height == 0:
+        img.close()
+        raise ImageError(f"the image has no pixels ({width}x{height})", code="empty_image")
+    return img
+
+
 def decode_image(
     data: bytes, *, max_pixels: int = MAX_PIXELS, long_side: int = DECODE_LONG_SIDE
 ) -> Photo:
@@ -65,30 +105,12 @@ def decode_image(
     ...
     scoring.errors.ImageError: the image is empty (0 bytes)
     """
-    if not data:
-        raise ImageError("the image is empty (0 bytes)", code="empty_image")
     with warnings.catch_warnings():
-        # We check the size ourselves, against our own limit.
+        # We check the size ourselves, against our own limit (open_image).
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        try:
-            img = Image.open(io.BytesIO(data))
-        except UnidentifiedImageError:
-            raise ImageError(
-                f"not a readable image ({len(data)} bytes starting {data[:8]!r})",
-                code="not_an_image",
-            ) from None
-        except Image.DecompressionBombError as exc:
-            raise ImageError(str(exc), code="too_many_pixels") from None
+        img = open_image(data, max_pixels=max_pixels)
         width, height = img.size
-        if width * height > max_pixels:
-            raise ImageError(
-                f"the image has {width}x{height} pixels, over the limit of "
-                f"{max_pixels / 1e6:.0f} MP",
-                code="too_many_pixels",
-            )
-        if width == 0 or height == 0:
-            raise ImageError(f"the image has no pixels ({width}x{height})", code="empty_image")
-        orientation = img.getexif().get(_ORIENTATION_TAG, 1)
+        orientation = img.getexif().get(ORIENTATION_TAG, 1)
         if img.format == "JPEG":
             # libjpeg picks the smallest 1/k scale at least as large as the requested size.
             shrink = max(1.0, max(width, height) / long_side)
@@ -103,6 +125,6 @@ def decode_image(
             ) from None
     for step in _TRANSPOSE.get(orientation, ()):
         img = img.transpose(step)
-    if orientation in (5, 6, 7, 8):
+    if orientation in TRANSPOSED_ORIENTATIONS:
         width, height = height, width
     return Photo(pixels=np.asarray(img), width=width, height=height)

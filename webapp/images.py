@@ -1,6 +1,7 @@
 """Check an uploaded photo before any decoder of the vision side sees it.
 
-Only the header is read before the size checks, so a decompression bomb (a small file that
+Only the header is read before the size checks (``vision.image_io.open_image``, shared
+with the decoder), so a decompression bomb (a small file that
 claims 50 000 x 50 000 pixels) is refused without allocating its pixels. Then the whole
 stream is decoded once (JPEG at 1/8 scale, which still reads every byte) so that a
 truncated upload is an error here rather than a half-grey photo with a plausible score.
@@ -13,22 +14,19 @@ written to disk.
 from __future__ import annotations
 
 import io
-import warnings
 from dataclasses import dataclass
 
 import pillow_heif
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps
 
 from scoring.errors import ImageError
+from vision.image_io import ORIENTATION_TAG, TRANSPOSED_ORIENTATIONS, open_image
 
 # Lets Pillow open HEIC/HEIF (iPhone photos saved as files, not through a browser picker).
 pillow_heif.register_heif_opener()
 
 #: Formats we accept, by Pillow's name.
 ACCEPTED_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "MPO", "HEIF"})
-_EXIF_ORIENTATION = 0x0112
-#: Orientations that swap width and height.
-_TRANSPOSED = frozenset({5, 6, 7, 8})
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,29 +44,17 @@ class CheckedImage:
 def check_image(data: bytes, *, max_pixels: int) -> CheckedImage:
     """Validate an upload; raise :class:`ImageError` with a specific code when it fails.
 
-    >>> buf = io.BytesIO(); Image.new("RGB", (8, 6)).save(buf, "PNG")
-    >>> check_image(buf.getvalue(), max_pixels=100).width
-    8
-    >>> check_image(b"hello", max_pixels=100)
+    >>> buf = io.BytesIO(); Image.new("RGB", (32, 24)).save(buf, "PNG")
+    >>> check_image(buf.getvalue(), max_pixels=1000).width
+    32
+    >>> check_image(b"hello", max_pixels=100)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    scoring.errors.ImageError: the upload is not an image (JPEG, PNG, WebP or HEIC expected)
+    scoring.errors.ImageError: not a readable image (JPEG, PNG, WebP or HEIC expected; ...
     """
-    if not data:
-        raise ImageError("the upload is empty", code="empty_image")
-    # Pillow warns (an error under our test settings) for large images; we check ourselves.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        try:
-            img = Image.open(io.BytesIO(data))
-        except (UnidentifiedImageError, Image.DecompressionBombError) as exc:
-            if isinstance(exc, Image.DecompressionBombError):
-                raise ImageError(str(exc), code="too_many_pixels") from None
-            raise ImageError(
-                "the upload is not an image (JPEG, PNG, WebP or HEIC expected)", code="not_an_image"
-            ) from None
-        with img:
-            return _check_open(img, data, max_pixels)
+    img = open_image(data, max_pixels=max_pixels)
+    with img:
+        return _check_open(img, data, max_pixels)
 
 
 def _check_open(img: Image.Image, data: bytes, max_pixels: int) -> CheckedImage:
@@ -78,18 +64,12 @@ def _check_open(img: Image.Image, data: bytes, max_pixels: int) -> CheckedImage:
             f"images of format {fmt!r} are not accepted (JPEG, PNG, WebP or HEIC expected)",
             code="unsupported_image",
         )
-    width, height = img.size
-    if width * height > max_pixels:
-        raise ImageError(
-            f"the photo has {width} x {height} = {width * height / 1e6:.1f} MP; "
-            f"at most {max_pixels / 1e6:.0f} MP are accepted",
-            code="too_many_pixels",
-        )
+    width, height = img.size  # open_image has refused more than max_pixels
     if width < 16 or height < 16:
         raise ImageError(f"the photo is only {width} x {height} pixels", code="image_too_small")
     try:
         # Reading EXIF may walk the whole file (PNG keeps it anywhere), so it is checked too.
-        orientation = img.getexif().get(_EXIF_ORIENTATION, 1)
+        orientation = img.getexif().get(ORIENTATION_TAG, 1)
         if fmt in ("JPEG", "MPO"):
             img.draft("RGB", (max(1, width // 8), max(1, height // 8)))
         img.load()
@@ -99,7 +79,7 @@ def _check_open(img: Image.Image, data: bytes, max_pixels: int) -> CheckedImage:
         ) from None
     orientation = int(orientation or 1)
     if fmt != "HEIF":
-        if orientation in _TRANSPOSED:
+        if orientation in TRANSPOSED_ORIENTATIONS:
             width, height = height, width
         return CheckedImage(data, fmt, width, height, orientation)
     upright = ImageOps.exif_transpose(img).convert("RGB")
