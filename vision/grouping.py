@@ -144,6 +144,14 @@ URA_SPLIT_STEP = 1.2
 #: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
 #: below which the two runs could be split differently.
 URA_BESIDE_CLEAR = 1.6
+#: A river's rows start within this many tiles of each other along the hand, and lie at one
+#: spacing (a short row further below the next than this factor times the spacing above is
+#: not one of its rows).
+RIVER_ALIGN = 0.5
+RIVER_PITCH_SPREAD = 1.6
+#: A run level with a river's short last row and this close along (tile widths between
+#: their ends' centres) is more of that row.
+RIVER_ROW_GAP = 1.6
 
 #: Penalty of a standing/flat split other than the one the boxes suggest, and how many
 #: such splits (gaps) are tried.
@@ -1241,11 +1249,8 @@ def _indicator_bands(
         return [], []
     runs = _runs_above(geo, dets, others, up)
 
-    def is_river(run: _Run) -> bool:
-        if len(run.face_up) > MAX_INDICATORS:
-            return True
-        if len(run.dets) > len(run.face_up):
-            return False  # face-down tiles around it: a dead wall, never a river
+    def row_above(run: _Run) -> _Run | None:
+        """The nearest face-up run above ``run``, over its stretch, starting where it starts."""
         above = [
             o
             for o in runs
@@ -1255,9 +1260,32 @@ def _indicator_bands(
             and o.end > run.start - 0.5
         ]
         if not above:
-            return False
+            return None
         nxt = min(above, key=lambda o: o.height)
-        return len(nxt.face_up) > MAX_INDICATORS and abs(nxt.start - run.start) < 0.4
+        aligned = abs(nxt.start - run.start) < RIVER_ALIGN
+        return nxt if aligned and len(nxt.dets) == len(nxt.face_up) else None
+
+    def is_river(run: _Run) -> bool:
+        if len(run.face_up) > MAX_INDICATORS:
+            return True
+        if len(run.dets) > len(run.face_up):
+            return False  # face-down tiles around it: a dead wall, never a river
+        return river_end(run)
+
+    def river_end(run: _Run) -> bool:
+        # A river's rows (of six) start at one place, the last (nearest the player) short:
+        # a short run under a longer one that starts with it, itself a river row, at the
+        # river's own row spacing (ura lie on the dora, as many, however far the river).
+        nxt = row_above(run)
+        if nxt is None or len(nxt.face_up) <= len(run.face_up):
+            return False
+        if len(nxt.face_up) <= MAX_INDICATORS and not river_end(nxt):
+            return False
+        top = row_above(nxt)
+        if top is not None and len(top.face_up) >= len(nxt.face_up):
+            rise = nxt.height - run.height
+            return rise < RIVER_PITCH_SPREAD * (top.height - nxt.height) + 0.15
+        return True
 
     warnings: list[GroupingWarning] = []
     candidates = [
@@ -1289,17 +1317,33 @@ def _indicator_bands(
                 )
             ]
         return [], []
-    if is_river(candidates[0]):
-        if len(candidates[0].face_up) <= MAX_INDICATORS:
-            warnings.append(
-                GroupingWarning(
-                    "possible_indicators",
-                    "a short row just above the hand was read as the end of a river, not as "
-                    "dora indicators",
-                    candidates[0].face_up,
-                )
+
+    def continues(run: _Run, end: _Run) -> bool:
+        """``run`` carries on the river row ``end`` (level with it, next to it along)."""
+        gap = max(run.start - end.end, end.start - run.end)
+        return abs(run.height - end.height) < 0.3 and gap < RIVER_ROW_GAP
+
+    while candidates and is_river(candidates[0]) and len(candidates[0].face_up) <= MAX_INDICATORS:
+        # The short last row of a river: indicators may still lie beyond it (or beside).
+        end = candidates[0]
+        rest = [r for r in candidates[1:] if continues(r, end)]
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "a short row just above the hand was read as the end of a river, not as "
+                "dora indicators",
+                tuple(i for r in (end, *rest) for i in r.face_up),
             )
-        elif len(candidates[0].face_up) > MERGED_ROWS or len(candidates[0].dets) > len(
+        )
+        candidates = [
+            r
+            for r in candidates[1:]
+            if not (is_river(r) and len(r.face_up) <= MAX_INDICATORS) and not continues(r, end)
+        ]
+    if not candidates:
+        return [], warnings
+    if is_river(candidates[0]):
+        if len(candidates[0].face_up) > MERGED_ROWS or len(candidates[0].dets) > len(
             candidates[0].face_up
         ):
             # Longer than two river rows side by side, or face-down tiles (a dead wall) in
@@ -1315,7 +1359,9 @@ def _indicator_bands(
             )
         return [], warnings
     # Of runs side by side at the nearest height, the dora are the left one.
-    level = [r for r in candidates if abs(r.height - candidates[0].height) < 0.3]
+    level = [
+        r for r in candidates if abs(r.height - candidates[0].height) < 0.3 and not is_river(r)
+    ] or candidates[:1]
     dora = min(level, key=lambda r: r.start)
     if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
         warnings.append(
@@ -1341,8 +1387,19 @@ def _indicator_bands(
         dora, ura = split
     possible: list[_Run] = []
     for run in runs if ura is None else ():
-        if run is dora or not run.face_up or is_river(run):
+        if run is dora or not run.face_up:
             continue
+        if is_river(run):
+            # As many tiles as the dora, on them, nearer them than the river row above:
+            # ura under a river (a river's short last row lies at the river's spacing).
+            nxt = row_above(run)
+            if not (
+                len(run.face_up) == len(dora.face_up)
+                and nxt is not None
+                and len(run.face_up) <= MAX_INDICATORS
+                and run.height - dora.height < nxt.height - run.height
+            ):
+                continue
         beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
         # Ura above the dora lie one on each dora: the rows start together.
         rise, shift = run.height - dora.height, abs(run.start - dora.start)
