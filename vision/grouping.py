@@ -66,6 +66,9 @@ FACE_DOWN = "x"
 #: Names accepted for a face-down tile (the detector's class is ``back``).
 FACE_DOWN_NAMES = frozenset({"x", "back"})
 
+#: Whether the table plays with a red five in each suit (the usual rules): a closed kan of
+#: fives then holds the red one, face down when none shows.
+RED_FIVES = True
 #: Confidence under which a tile is reported as uncertain, with its candidates scored.
 LOW_CONFIDENCE = 0.6
 #: Boxes overlapping more than this are one tile seen twice.
@@ -947,7 +950,8 @@ def _meld_of(tokens: Sequence[Token]) -> tuple[MeldGroup, float, list[GroupingWa
             warnings.append(
                 GroupingWarning(
                     "face_down_red_five",
-                    "a closed kan of fives: a face-down tile may be a red five",
+                    "a closed kan of fives: a face-down tile is read as the suit's red five "
+                    "when none shows (the four fives hold it under the usual rules)",
                     dets,
                 )
             )
@@ -1073,6 +1077,30 @@ def _win_options(
     return options
 
 
+def _hidden_red_fives(
+    prefix: Sequence[Token], melds: tuple[MeldGroup, ...]
+) -> tuple[MeldGroup, ...]:
+    """A closed kan of fives showing no red five holds it face down, when no red five of
+    that suit shows elsewhere: the four fives of a suit include its red one (one per suit,
+    :data:`RED_FIVES`; rules without red fives read the kan's fives plain)."""
+    shown = {t for tok in prefix for t in (tok.tile, tok.stacked_tile) if t} | {
+        t for m in melds for t in m.tiles
+    }
+    out = []
+    for m in melds:
+        suit = m.tiles[0][1] if m.tiles[0] != FACE_DOWN else ""
+        if (
+            RED_FIVES
+            and m.kind == "ankan"
+            and suit in "mps"
+            and all(t == "5" + suit for t in m.tiles)
+            and "0" + suit not in shown
+        ):
+            m = replace(m, tiles=(*m.tiles[:-1], "0" + suit))
+        out.append(m)
+    return tuple(out)
+
+
 def _finish(
     prefix: Sequence[Token],
     win: Token | None,
@@ -1081,6 +1109,7 @@ def _finish(
     warnings: list[GroupingWarning],
 ) -> _Parse:
     concealed = tuple(t for t in prefix if t is not win)
+    melds = _hidden_red_fives(prefix, melds)
     odd_side = [t.det for t in concealed if t.sideways]
     if odd_side:
         penalty += P_SIDEWAYS_CONCEALED * len(odd_side)
@@ -2208,5 +2237,16 @@ def group_request(request: Any) -> dict[str, Any]:
     dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
     result = group_detections(dets, width=width, height=height)
     out = result.to_dict()
+    hand = out["hand"]
+    if (
+        context is not None
+        and hand is not None
+        and any(m["kind"] == "ankan" and "0" in m["tiles"] for m in hand["melds"])
+        and _score_outcome(hand, context).get("error", {}).get("code") == "red_five_not_in_ruleset"
+    ):
+        # The request's rules have no red fives: a closed kan's hidden five is a plain one.
+        for m in hand["melds"]:
+            if m["kind"] == "ankan":
+                m["tiles"] = m["tiles"].replace("0", "5")
     out["uncertain"] = what_if(dets, result, width=width, height=height, context=context)
     return out

@@ -1,0 +1,39 @@
+"""Grouping: a closed kan of fives holds its suit's red five face down (the usual rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.vision.grouping_layout import lay_out, to_detections
+from vision.api import group
+
+FIVES = [{"kind": "ankan", "tiles": ["5m"] * 4}]
+
+
+def _group(concealed: list[str], win: str, **extra: Any) -> dict[str, Any]:
+    placed = lay_out(concealed, win, FIVES)
+    return group({"width": 1200, "height": 1000, "detections": to_detections(placed), **extra})
+
+
+def _ankan(out: dict[str, Any]) -> str:
+    return next(m["tiles"] for m in out["hand"]["melds"] if m["kind"] == "ankan")
+
+
+def test_hidden_red_five_is_read_and_named() -> None:
+    out = _group(["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z")
+    assert _ankan(out) == "0555m"
+    assert "face_down_red_five" in [w["code"] for w in out["warnings"]]
+
+
+def test_red_five_shown_elsewhere_leaves_the_kan_plain() -> None:
+    out = _group(["0m", "6m", "7m", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z")
+    assert out["hand"]["closed"] == "067m789s1122z"
+    assert _ankan(out) == "5555m"
+
+
+def test_rules_without_red_fives_read_the_kan_plain() -> None:
+    context = {"ruleset": "ema", "win": "tsumo", "round_wind": "E", "seat_wind": "S"}
+    out = _group(
+        ["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", context=context
+    )
+    assert _ankan(out) == "5555m"
