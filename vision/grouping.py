@@ -190,6 +190,8 @@ MAX_DOUBTS_TRIED = 6
 #: within this penalty of the best (about one unexplained sideways tile).
 DOUBT_REACH = 3.0
 P_DOUBT_FLIP = 0.5
+#: At most this many doubtful sideways judgements are taken the other way together.
+MAX_FLIPS = 4
 #: Other parses within this penalty of the best are returned as alternatives.
 ALTERNATIVE_MARGIN = 1.0
 #: ... and within this one they make the grouping ambiguous (a warning).
@@ -527,9 +529,10 @@ def _row_geometry(
         [g if g is not None else bool(j) for g, j in zip(given, judged, strict=True)],
         dtype=bool,
     )
+    # Nearest the threshold first: those are the first re-read the other way.
     doubtful = tuple(
         members[k]
-        for k in range(len(members))
+        for k in sorted(range(len(members)), key=lambda k: abs(margin[k]))
         if given[k] is None and abs(margin[k]) < SIDEWAYS_DOUBT_MARGIN
     )
     up = ~sideways
@@ -1958,7 +1961,52 @@ def _settle_doubts(
     reading wins either way."""
     candidates = sorted(candidates, key=lambda g: g.penalty)
     doubts, flipped = _consequential_doubts(candidates[0], geo, members, dets, kept, names, split)
-    return sorted([*candidates, *flipped], key=lambda g: g.penalty), doubts
+    combined = _combined_flips(candidates[0], flipped, geo, members, dets, kept, names, split)
+    return sorted([*candidates, *flipped, *combined], key=lambda g: g.penalty), doubts
+
+
+def _combined_flips(
+    best: Grouping,
+    flipped: Sequence[Grouping],
+    geo: RowGeometry,
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+    split: int | None,
+) -> list[Grouping]:
+    """Doubtful sideways judgements taken the other way together, while each one more
+    reads better: two melds whose called tiles both sit near the threshold (a row seen
+    obliquely, standing tiles beside flat ones) need both turned before either hand
+    reads well. Starts only when one turned tile already reads better than the layout
+    as judged (those readings, and the warnings naming the doubts, come from
+    :func:`_consequential_doubts`); each turned tile costs :data:`P_DOUBT_FLIP`."""
+    pool = list(geo.doubtful_sideways[:MAX_DOUBTS_TRIED])
+    unexplained = {"gap_in_concealed", "no_winning_tile", "unexpected_sideways"}
+    if MAX_FLIPS < 2 or len(pool) < 2 or not unexplained & {w.code for w in best.warnings}:
+        return []
+
+    def read(flips: frozenset[int]) -> tuple[float, frozenset[int], Grouping]:
+        cands, _, _ = _read_row(members, dets, kept, names, split=split, flip_sideways=flips)
+        g = min(cands, key=lambda g: g.penalty)
+        return g.penalty + P_DOUBT_FLIP * len(flips), flips, g
+
+    singles = {g.key() for g in flipped}
+    trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
+    score, current, g = min(trials, key=lambda t: t[0])
+    if score >= best.penalty or g.key() in singles:
+        return []
+    out = [replace(g, penalty=score)]
+    for _ in range(MAX_FLIPS - 2):
+        more = [read(current | {det}) for det in pool if det not in current]
+        if not more:
+            break
+        pen, flips, g = min(more, key=lambda t: t[0])
+        if pen >= score:
+            break
+        score, current = pen, flips
+        out.append(replace(g, penalty=pen))
+    return out
 
 
 def _doubtful_extra(best: Grouping, members: list[int], dets: Sequence[Detection]) -> int | None:
