@@ -1671,7 +1671,10 @@ def _attach_stacks(
         ok = [
             j
             for j in range(len(others))
-            if j not in used and dist_along[j] < 0.6 and 0.5 < abs(dist_across[j]) < 1.7
+            if j not in used
+            and not dets[others[j]].face_down  # an added tile shows its face
+            and dist_along[j] < 0.6
+            and 0.5 < abs(dist_across[j]) < 1.7
         ]
         if ok:
             j = min(ok, key=lambda j: abs(abs(dist_across[j]) - 1.0) + dist_along[j])
