@@ -1907,8 +1907,7 @@ def group_detections(
     _, candidates, geo, row_warnings, members, split = min(read, key=lambda r: r[0])
     candidates, doubts = _settle_doubts(candidates, geo, members, dets, kept, names, split)
     best = candidates[0]
-    weakest = _doubtful_extra(best, members, dets)
-    if weakest is not None:
+    for weakest, why in _droppable(best, members, dets):
         rest = [i for i in members if i != weakest]
         cands, other_geo, other_warnings, other_split = _read_row_splits(rest, dets, kept, names)
         cands, other_doubts = _settle_doubts(cands, other_geo, rest, dets, kept, names, other_split)
@@ -1918,8 +1917,7 @@ def group_detections(
                 *other_warnings,
                 GroupingWarning(
                     "dropped_tile",
-                    f"left out {dets[weakest].tile} ({dets[weakest].confidence:.2f}): with "
-                    "it the hand has one tile too many",
+                    f"left out {dets[weakest].tile} ({dets[weakest].confidence:.2f}): {why}",
                     (weakest,),
                 ),
             ]
@@ -2009,6 +2007,26 @@ def _combined_flips(
             break
         score, current = pen, flips
         out.append(replace(g, penalty=pen))
+    return out
+
+
+def _droppable(
+    best: Grouping, members: list[int], dets: Sequence[Detection]
+) -> list[tuple[int, str]]:
+    """Row tiles that may not belong to the hand, each with why: the least confident one
+    (:func:`_doubtful_extra`), and a face-down tile at an end of the row when the reading
+    has one there unexplained (a wall or another player's tile lying on the hand's line;
+    a closed kan's face-down tiles read as one). The row is re-read without each in turn;
+    a reading is kept only when it is better, always warned ``dropped_tile``."""
+    out: list[tuple[int, str]] = []
+    weakest = _doubtful_extra(best, members, dets)
+    if weakest is not None:
+        out.append((weakest, "with it the hand has one tile too many"))
+    codes = {w.code for w in best.warnings}
+    if best.order and codes & {"face_down_in_concealed", "too_many_tiles"}:
+        for tok in {best.order[0].det: best.order[0], best.order[-1].det: best.order[-1]}.values():
+            if tok.face_down and tok.det != weakest:
+                out.append((tok.det, "a face-down tile at the end of the hand row"))
     return out
 
 
