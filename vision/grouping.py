@@ -160,6 +160,8 @@ RIVER_ROW_GAP = 1.6
 #: such splits (gaps) are tried.
 P_SPLIT = 0.3
 MAX_SPLITS_TRIED = 5
+#: A row short of tiles looks this many pitches beyond its ends for more on its line.
+FAR_REACH = 5.0
 #: Rows read as the possible hand (the most hand-like by size and tile count).
 HAND_ROW_TRIES = 4
 #: Penalty per unit of log size for a row further away (smaller) than the largest one.
@@ -1624,6 +1626,36 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
     return _unstack(members, centres, sizes)
 
 
+def _reach_further(members: list[int], dets: Sequence[Detection], kept: Sequence[int]) -> list[int]:
+    """The row with face-up tiles on its line up to :data:`FAR_REACH` pitches beyond its
+    ends, one after another, for a row short of tiles. Standing concealed tiles beside flat
+    melds look larger (their centres higher, by a share of their own size), and a player
+    may leave a wide space before the melds."""
+    xyxy = np.array([d.box for d in dets], dtype=float)
+    centres, sizes = centres_of(xyxy), sizes_of(xyxy)
+    size = float(np.median(sizes[members]))
+    origin, d = fit_line(centres[members])
+    normal = np.array([-d[1], d[0]])
+    pos = (centres[members] - origin) @ d
+    pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
+    out = list(members)
+    lo, hi = float(pos.min()), float(pos.max())
+    added = True
+    while added:
+        added = False
+        for i in kept:
+            if i in out or dets[i].face_down:
+                continue
+            rel = centres[i] - origin
+            p = float(rel @ d)
+            near = lo - FAR_REACH * pitch < p < hi + FAR_REACH * pitch
+            if near and abs(rel @ normal) < 0.3 * max(size, float(sizes[i])):
+                out.append(i)
+                lo, hi = min(lo, p), max(hi, p)
+                added = True
+    return _unstack(out, centres, sizes)
+
+
 def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list[int]:
     """Drop members lying over another member (a kakan's added tile can fall within the
     line's tolerance): of two centres closer along the line than half a tile, the one
@@ -1907,6 +1939,28 @@ def group_detections(
     _, candidates, geo, row_warnings, members, split = min(read, key=lambda r: r[0])
     candidates, doubts = _settle_doubts(candidates, geo, members, dets, kept, names, split)
     best = candidates[0]
+    if any(w.code == "too_few_tiles" for w in best.warnings):
+        wider = _reach_further(members, dets, kept)
+        if len(wider) > len(members):
+            cands, other_geo, other_warnings, other_split = _read_row_splits(
+                wider, dets, kept, names
+            )
+            cands, other_doubts = _settle_doubts(
+                cands, other_geo, wider, dets, kept, names, other_split
+            )
+            if cands[0].penalty < best.penalty:
+                added = tuple(i for i in wider if i not in members)
+                candidates, doubts, members = cands, other_doubts, wider
+                row_warnings = [
+                    *other_warnings,
+                    GroupingWarning(
+                        "distant_tiles_joined",
+                        "tiles on the hand's line but well beyond its end were taken into the "
+                        "hand, which lacks tiles without them",
+                        added,
+                    ),
+                ]
+                best = candidates[0]
     for weakest, why in _droppable(best, members, dets):
         rest = [i for i in members if i != weakest]
         cands, other_geo, other_warnings, other_split = _read_row_splits(rest, dets, kept, names)

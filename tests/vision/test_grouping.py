@@ -384,6 +384,7 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         ("river_end_not_ura", "RIVER_ALIGN", 0.0),
         ("ankan_hidden_red_five", "RED_FIVES", False),
         ("two_called_tiles_near_threshold", "MAX_FLIPS", 0),
+        ("standing_tiles_far_before_melds", "FAR_REACH", 0.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
