@@ -147,6 +147,11 @@ URA_SPLIT_STEP = 1.2
 #: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
 #: below which the two runs could be split differently.
 URA_BESIDE_CLEAR = 1.6
+#: Tiles of one run lie at least this far apart along it (centre step in their own size).
+RUN_MIN_STEP = 0.5
+#: Runs closer above or below each other than this (depths) over the same stretch are
+#: one block of tiles (a river seen from its side), not an ura row.
+COLUMN_RISE = 0.4
 #: A river's rows start within this many tiles of each other along the hand, and lie at one
 #: spacing (a short row further below the next than this factor times the spacing above is
 #: not one of its rows).
@@ -1240,7 +1245,14 @@ def _runs_above(
     hand_size = float(np.median(sizes_of(np.array([dets[i].box for i in geo.members]))))
     for a, b in itertools.combinations(near, 2):
         scale = max(1.0, (sizes[a] + sizes[b]) / 2 / hand_size)
-        if abs(height[a] - height[b]) < 0.2 and abs(along[a] - along[b]) < 1.25 * scale:
+        # Side by side on one line: one tile right on top of another (an ura on its dora,
+        # seen from low down) is no neighbour.
+        step = abs(along[a] - along[b]) * 2 * hand_size / float(sizes[a] + sizes[b])
+        if (
+            abs(height[a] - height[b]) < 0.2
+            and abs(along[a] - along[b]) < 1.25 * scale
+            and step > RUN_MIN_STEP
+        ):
             parent[root(a)] = root(b)
     groups: dict[int, list[int]] = {}
     for k in near:
@@ -1393,9 +1405,18 @@ def _indicator_bands(
             )
         return [], warnings
     # Of runs side by side at the nearest height, the dora are the left one.
+    first = candidates[0]
     level = [
-        r for r in candidates if abs(r.height - candidates[0].height) < 0.3 and not is_river(r)
-    ] or candidates[:1]
+        r
+        for r in candidates
+        if r is first
+        or (
+            abs(r.height - first.height) < 0.3
+            and not is_river(r)
+            # beside it, not over the same stretch (a run just above is ura, not dora)
+            and (r.start > first.end + 0.5 or r.end < first.start - 0.5)
+        )
+    ]
     dora = min(level, key=lambda r: r.start)
     if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
         warnings.append(
@@ -1419,6 +1440,20 @@ def _indicator_bands(
             )
         )
         dora, ura = split
+
+    def stacked_on(run: _Run, dora: _Run) -> bool:
+        """Face-up tiles other than the dora lie right on or under ``run`` (over the same
+        stretch, rows closer than a tile's depth): a column of a river seen from its side."""
+        return any(
+            o is not run
+            and o is not dora
+            and o.face_up
+            and abs(o.height - run.height) < COLUMN_RISE
+            and o.start < run.end + 0.5
+            and o.end > run.start - 0.5
+            for o in runs
+        )
+
     possible: list[_Run] = []
     for run in runs if ura is None else ():
         if run is dora or not run.face_up:
@@ -1444,6 +1479,8 @@ def _indicator_bands(
             URA_LOW_RISE <= rise < 0.3 and shift < 0.5
         )
         if not (beside or above):
+            continue
+        if above and not beside and stacked_on(run, dora):
             continue
         if len(run.face_up) == len(dora.face_up):
             ura = run
@@ -1473,7 +1510,7 @@ def _indicator_bands(
     if ura is not None:
         chosen.append(list(ura.face_up))
     stray = _stray_near(runs, [r for r in (dora, ura) if r is not None])
-    if stray and not any(w.code == "possible_ura" for w in warnings):
+    if stray:
         warnings.append(
             GroupingWarning(
                 "tiles_near_indicators",

@@ -385,6 +385,7 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         ("ankan_hidden_red_five", "RED_FIVES", False),
         ("two_called_tiles_near_threshold", "MAX_FLIPS", 0),
         ("standing_tiles_far_before_melds", "FAR_REACH", 0.0),
+        ("ura_on_dora_low_view", "RUN_MIN_STEP", 0.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
