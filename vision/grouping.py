@@ -108,6 +108,8 @@ EDGE_CAP = 7.0
 #: A gap wider than this share of an upright tile's width separates tiles (players leave
 #: a quarter of a tile or more before the winning tile; touching tiles show ~0.03).
 GAP = 0.15
+#: A gap between two melds wider than this share of a tile may hold a missing tile.
+MELD_HOLE = 0.9
 #: Gaps in this band are judged, but reported as doubtful.
 GAP_DOUBT = (0.09, 0.22)
 #: The number of tiles a hand row may hold (13-14 tiles plus up to four kans).
@@ -1013,13 +1015,38 @@ def _parse(tokens: Sequence[Token]) -> list[_Parse]:
     ends: list[tuple[int, Token | None, float]] = [(n, None, 0.0)]
     if n >= 2 and not tokens[-1].face_down and tokens[-1].gap_before > GAP:
         ends.append((n - 1, tokens[-1], P_WIN_AFTER_MELDS))
+    gap_of = {t.det: t.gap_before for t in tokens}
     for end, far_win, base in ends:
         for melds, start, pen, warns in _meld_suffixes(tokens, end):
             if far_win is not None and not melds:
                 continue  # a gapped last tile without melds is the ordinary case below
             prefix = tokens[:start]
+            # A hole as wide as a tile between two melds: a tile may be missing there (a kan
+            # then reads as a pon), or a meld be split otherwise. Said, not penalised.
+            holes = [
+                (*a.dets, *b.dets)
+                for a, b in itertools.pairwise(melds)
+                if gap_of[b.dets[0]] > MELD_HOLE
+            ]
+            extra = [
+                GroupingWarning(
+                    "gap_between_melds",
+                    "a gap as wide as a tile between two melds: a tile may be missing there",
+                    tuple(i for h in holes for i in h),
+                )
+            ] * bool(holes)
+            if far_win is not None:
+                extra.append(
+                    GroupingWarning(
+                        "win_after_melds",
+                        "the tile set apart after the melds is read as the winning tile",
+                        (far_win.det,),
+                    )
+                )
             for win, wpen, wwarn in _win_options(prefix, far_win):
-                results.append(_finish(prefix, win, melds, base + pen + wpen, [*warns, *wwarn]))
+                results.append(
+                    _finish(prefix, win, melds, base + pen + wpen, [*warns, *wwarn, *extra])
+                )
     return results
 
 
