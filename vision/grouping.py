@@ -167,6 +167,8 @@ RIVER_ROW_GAP = 1.6
 #: such splits (gaps) are tried.
 P_SPLIT = 0.3
 MAX_SPLITS_TRIED = 5
+#: ... and more where the tiles' depth does not change there.
+P_SPLIT_UNSEEN = 1.0
 #: A row short of tiles looks this many pitches beyond its ends for more on its line.
 FAR_REACH = 5.0
 #: Rows read as the possible hand (the most hand-like by size and tile count).
@@ -1836,9 +1838,21 @@ def _read_row_splits(
     decides which. Returns its candidates, geometry, warnings and split."""
     base = _read_row(members, dets, kept, names)
     runs = [(*base, None)]
+    across = base[1].across
     for split in [0, *_split_candidates(base[1])]:
         cands, geo, warns = _read_row(members, dets, kept, names, split=split)
-        cands = [replace(g, penalty=g.penalty + P_SPLIT) for g in cands]
+        pen = P_SPLIT
+        if split:
+            # Standing faces and flat ones differ in depth where they meet: a cut where the
+            # depths run on alike explains the sideways tiles it makes, not the layout.
+            step = abs(
+                math.log(
+                    np.median(across[max(split - 3, 0) : split])
+                    / np.median(across[split : split + 3])
+                )
+            )
+            pen += P_SPLIT_UNSEEN * (step < math.log(STANDING_STEP))
+        cands = [replace(g, penalty=g.penalty + pen) for g in cands]
         runs.append((cands, geo, warns, split))
     return min(runs, key=lambda r: min(g.penalty for g in r[0]))
 

@@ -386,6 +386,8 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         ("two_called_tiles_near_threshold", "MAX_FLIPS", 0),
         ("standing_tiles_far_before_melds", "FAR_REACH", 0.0),
         ("ura_on_dora_low_view", "RUN_MIN_STEP", 0.0),
+        ("standing_cut_where_depth_changes", "P_SPLIT_UNSEEN", 0.0),
+        ("standing_cut_where_depth_changes_side", "P_SPLIT_UNSEEN", 0.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
