@@ -2209,6 +2209,17 @@ def _consequential_doubts(
             if other.key() != best.key() and other.penalty < best.penalty + DOUBT_REACH:
                 changed.append(det)
                 others.append(replace(other, penalty=other.penalty + P_DOUBT_FLIP))
+        if flip == "flip_sideways":
+            # A meld's doubtful called tile may be its neighbour instead (who it came from
+            # then changes): the two taken the other way together.
+            for pair in _called_tile_swaps(best, set(dets_in_doubt[:MAX_DOUBTS_TRIED])):
+                cands, _, _ = _read_row(
+                    members, dets, kept, names, split=split, flip_sideways=frozenset(pair)
+                )
+                other = min(cands, key=lambda g: g.penalty)
+                if other.key() != best.key() and other.penalty < best.penalty + DOUBT_REACH:
+                    changed.extend(d for d in pair if d not in changed)
+                    others.append(replace(other, penalty=other.penalty + 2 * P_DOUBT_FLIP))
         if changed:
             what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
             warnings.append(
@@ -2220,6 +2231,21 @@ def _consequential_doubts(
                 )
             )
     return warnings, others
+
+
+def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, int]]:
+    """(called tile, neighbour) pairs of the best reading's melds whose sideways tile is a
+    doubtful judgement and whose upright neighbour in the meld could be the called one."""
+    side = {t.det for t in best.order if t.sideways}
+    out = []
+    for meld in best.melds:
+        dets = list(meld.dets)
+        for k, det in enumerate(dets):
+            if det in side and det in doubtful:
+                for j in (k - 1, k + 1):
+                    if 0 <= j < len(dets) and dets[j] not in side:
+                        out.append((det, dets[j]))
+    return out
 
 
 def _count_warnings(
