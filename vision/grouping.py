@@ -1317,8 +1317,9 @@ def _indicator_bands(
     :data:`INDICATOR_REACH` tile heights; a run of six or more is discards and ends the
     search. The ura are a run beside the dora on their right, or the nearest run above
     them within :data:`URA_REACH` over the same stretch, holding as many tiles as the dora
-    (one ura under each dora indicator). A short run touching a row of six, aligned with
-    it on the left, is the last row of a river, not indicators.
+    (one ura under each dora indicator). A short run under a longer one that starts where
+    it starts (itself a river row), at the river's row spacing, is the river's last row:
+    not indicators, and the search goes on beyond it (``possible_indicators`` names it).
     """
     if not others:
         return [], []
