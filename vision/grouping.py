@@ -169,6 +169,10 @@ P_SPLIT = 0.3
 MAX_SPLITS_TRIED = 5
 #: ... and more where the tiles' depth does not change there.
 P_SPLIT_UNSEEN = 1.0
+#: Neighbours in the row closer along than this (pitches) and further apart across than
+#: this (tile sizes) are a tile and the one stacked on it.
+STACK_STEP = 0.9
+STACK_ACROSS = 0.45
 #: A row short of tiles looks this many pitches beyond its ends for more on its line.
 FAR_REACH = 5.0
 #: Rows read as the possible hand (the most hand-like by size and tile count).
@@ -1733,15 +1737,22 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
     while len(members) >= 3:
         origin, d = fit_line(centres[members])
         rel = centres[members] - origin
-        pos, off = rel @ d, np.abs(rel @ np.array([-d[1], d[0]]))
+        signed = rel @ np.array([-d[1], d[0]])
+        pos, off = rel @ d, np.abs(signed)
         order = np.argsort(pos, kind="stable")
         steps = np.diff(pos[order])
         size = sizes[members]
         pitch = float(np.median(steps / np.sqrt(size[order[:-1]] * size[order[1:]])))
+        # ... or nearer than touching tiles and one clearly beyond the other across the
+        # row: an added kan's tile on the far side of the one it was added to.
         close = [
             (a, b)
             for a, b in itertools.pairwise(order)
             if pos[b] - pos[a] < 0.45 * pitch * max(size[a], size[b])
+            or (
+                pos[b] - pos[a] < STACK_STEP * pitch * max(size[a], size[b])
+                and abs(signed[a] - signed[b]) > STACK_ACROSS * max(size[a], size[b])
+            )
         ]
         if not close:
             break

@@ -388,6 +388,7 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         ("ura_on_dora_low_view", "RUN_MIN_STEP", 0.0),
         ("standing_cut_where_depth_changes", "P_SPLIT_UNSEEN", 0.0),
         ("standing_cut_where_depth_changes_side", "P_SPLIT_UNSEEN", 0.0),
+        ("kakan_added_tile_in_row", "STACK_ACROSS", 99.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
