@@ -1,6 +1,6 @@
 """Photo to hand, end to end, on generated scenes: the whole `recognize` path from JPEG bytes.
 
-    .venv/bin/python benchmarks/bench_photo_to_hand.py --n 200 --seed 991001
+    .venv/bin/python benchmarks/bench_photo_to_hand.py --n 200 --seed 991001 [--model ONNX]
 
 Each scene is rendered by the synthetic generator (``datasets.synth.render_sample``, a seed
 that training, tuning and the grouping benchmark do not use), encoded as the JPEG a phone
@@ -33,6 +33,7 @@ from benchmarks.bench_grouping import indicators_visible, same_hand  # noqa: E40
 from datasets.art import load_styles  # noqa: E402
 from datasets.synth import parse_size, render_sample  # noqa: E402
 from vision.api import recognize  # noqa: E402
+from vision.onnx_detector import OnnxDetector  # noqa: E402
 
 
 def truth_tiles(hand: dict[str, Any]) -> Counter[str]:
@@ -53,7 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=991001, help="a seed used nowhere else")
     parser.add_argument("--size", default="1280-2016", help="long side, px or a range lo-hi")
     parser.add_argument("--show", type=int, default=5, help="failures to print")
+    parser.add_argument("--model", type=Path, help="another detector ONNX than the shipped one")
     args = parser.parse_args(argv)
+    detector = OnnxDetector(args.model, threads=2) if args.model else None
 
     styles = load_styles(None)
     size = parse_size(args.size)
@@ -67,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         counted += 1
         start = time.perf_counter()
-        result = recognize(sample.jpeg)
+        result = recognize(sample.jpeg, detector=detector)
         seconds += time.perf_counter() - start
         want, got = truth["hand"], result.get("hand")
         want_tiles = truth_tiles(want)

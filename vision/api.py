@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.errors import AgariError
 
+if TYPE_CHECKING:
+    from vision.pipeline import TileDetector
 
-def recognize(image: bytes) -> dict[str, Any]:
+
+def recognize(image: bytes, *, detector: TileDetector | None = None) -> dict[str, Any]:
     """Detect every tile in a photo (JPEG/PNG/... bytes) and rebuild the hand.
+
+    ``detector``: another tile detector than the shipped one (benchmarks compare models).
 
     Raises :class:`~scoring.errors.ImageError` for bytes that are not a readable photo and
     :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
     """
     from vision.recognition import detect_photo, detections_to_json
 
-    photo, dets, zoomed = detect_photo(image)
+    photo, dets, zoomed = detect_photo(image, detector)
     found = detections_to_json(dets, photo)
     response: dict[str, Any] = {"width": photo.width, "height": photo.height, "detections": found}
     # The grouping step judges sideways tiles along each row, better than the photo-wide
