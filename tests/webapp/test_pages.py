@@ -110,3 +110,21 @@ def test_every_label_the_pages_use_is_translated_to_english() -> None:
     assert len(used) > 50
     missing = used - set(table("en")["ui"])
     assert not missing, f"labels without an English text: {sorted(missing)}"
+
+
+def test_every_grouping_warning_has_a_short_label_in_every_language() -> None:
+    """The page puts a short phrase next to each warned tile; a code with no label falls
+    back to the API's English sentence, so each code the grouping emits needs one in each
+    language's own file (``table`` would fill the gaps from English)."""
+    import re
+    from pathlib import Path
+
+    from vision import grouping
+
+    source = Path(grouping.__file__).read_text(encoding="utf-8")
+    codes = set(re.findall(r'GroupingWarning\(\s*"([a-z_]+)"', source))
+    assert len(codes) > 20
+    for lang in LANGUAGES:
+        own = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+        missing = codes - set(own.get("warnings", {}))
+        assert not missing, f"{lang}: warning codes without a label: {sorted(missing)}"
