@@ -54,10 +54,10 @@ def check_image(data: bytes, *, max_pixels: int) -> CheckedImage:
     """
     img = open_image(data, max_pixels=max_pixels)
     with img:
-        return _check_open(img, data, max_pixels)
+        return _check_open(img, data)
 
 
-def _check_open(img: Image.Image, data: bytes, max_pixels: int) -> CheckedImage:
+def _check_open(img: Image.Image, data: bytes) -> CheckedImage:
     fmt = img.format or "?"
     if fmt not in ACCEPTED_FORMATS:
         raise ImageError(
