@@ -2032,12 +2032,7 @@ def group_detections(
     if any(w.code == "too_few_tiles" for w in best.warnings):
         wider = _reach_further(members, dets, kept)
         if len(wider) > len(members):
-            cands, other_geo, other_warnings, other_split = _read_row_splits(
-                wider, dets, kept, names
-            )
-            cands, other_doubts = _settle_doubts(
-                cands, other_geo, wider, dets, kept, names, other_split
-            )
+            cands, other_doubts, other_warnings = _read_settled(wider, dets, kept, names)
             if cands[0].penalty < best.penalty:
                 added = tuple(i for i in wider if i not in members)
                 candidates, doubts, members = cands, other_doubts, wider
@@ -2053,8 +2048,7 @@ def group_detections(
                 best = candidates[0]
     for weakest, why in _droppable(best, members, dets):
         rest = [i for i in members if i != weakest]
-        cands, other_geo, other_warnings, other_split = _read_row_splits(rest, dets, kept, names)
-        cands, other_doubts = _settle_doubts(cands, other_geo, rest, dets, kept, names, other_split)
+        cands, other_doubts, other_warnings = _read_settled(rest, dets, kept, names)
         if cands[0].penalty < best.penalty:
             candidates, doubts, members = cands, other_doubts, rest
             row_warnings = [
@@ -2089,6 +2083,16 @@ def group_detections(
     warnings.extend(_count_warnings(dets, kept, set(hand_detections(best))))
     warnings.extend(_confidence_warnings(dets, best, extra_candidates))
     return GroupingResult(best, tuple(alternatives), tuple(warnings), names, tuple(rows))
+
+
+def _read_settled(
+    members: list[int], dets: Sequence[Detection], kept: Sequence[int], names: tuple[str, ...]
+) -> tuple[list[Grouping], list[GroupingWarning], list[GroupingWarning]]:
+    """A row read again as the hand (another set of members): its readings best first with
+    its doubts settled (:func:`_settle_doubts`), the doubts' warnings and the row's own."""
+    cands, geo, row_warnings, split = _read_row_splits(members, dets, kept, names)
+    cands, doubts = _settle_doubts(cands, geo, members, dets, kept, names, split)
+    return cands, doubts, row_warnings
 
 
 def _settle_doubts(
