@@ -2342,6 +2342,31 @@ def _score_outcome(hand: dict[str, Any] | None, context: dict[str, Any]) -> dict
     return {k: response.get(k) for k in ("han", "fu", "limit", "yakuman", "points")}
 
 
+def _hidden_red_kan(hand: dict[str, Any] | None) -> bool:
+    """Whether a closed kan of the hand holds a red five (:func:`_hidden_red_fives`)."""
+    return hand is not None and any(
+        m["kind"] == "ankan" and "0" in m["tiles"] for m in hand["melds"]
+    )
+
+
+def _scored(
+    hand: dict[str, Any] | None, context: dict[str, Any]
+) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The hand and its score under ``context``. When those rules have no red fives, a
+    closed kan's red five (read face down by :func:`_hidden_red_fives`, on the usual rules)
+    is a plain five: the hand is read so, and scored again."""
+    outcome = _score_outcome(hand, context)
+    code = outcome.get("error", {}).get("code")
+    if hand is not None and code == "red_five_not_in_ruleset" and _hidden_red_kan(hand):
+        melds = [
+            {**m, "tiles": m["tiles"].replace("0", "5")} if m["kind"] == "ankan" else m
+            for m in hand["melds"]
+        ]
+        hand = {**hand, "melds": melds}
+        outcome = _score_outcome(hand, context)
+    return hand, outcome
+
+
 def what_if(
     detections: Sequence[Detection],
     result: GroupingResult,
@@ -2369,7 +2394,8 @@ def what_if(
                 changed = list(detections)
                 changed[i] = replace(detections[i], tile=cand, confidence=1.0, candidates=())
                 hand = group_detections(changed, width=width, height=height).hand()
-            rows.append({"tile": cand, "hand": hand, **_score_outcome(hand, ctx)})
+            hand, outcome = _scored(hand, ctx)
+            rows.append({"tile": cand, "hand": hand, **outcome})
         outcomes = {
             repr(r["error"]["code"]) if "error" in r else repr(r.get("points")) for r in rows
         }
@@ -2480,16 +2506,7 @@ def group_request(request: Any) -> dict[str, Any]:
     dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
     result = group_detections(dets, width=width, height=height)
     out = result.to_dict()
-    hand = out["hand"]
-    if (
-        context is not None
-        and hand is not None
-        and any(m["kind"] == "ankan" and "0" in m["tiles"] for m in hand["melds"])
-        and _score_outcome(hand, context).get("error", {}).get("code") == "red_five_not_in_ruleset"
-    ):
-        # The request's rules have no red fives: a closed kan's hidden five is a plain one.
-        for m in hand["melds"]:
-            if m["kind"] == "ankan":
-                m["tiles"] = m["tiles"].replace("0", "5")
+    if context is not None and _hidden_red_kan(out["hand"]):
+        out["hand"], _ = _scored(out["hand"], context)
     out["uncertain"] = what_if(dets, result, width=width, height=height, context=context)
     return out

@@ -37,3 +37,21 @@ def test_rules_without_red_fives_read_the_kan_plain() -> None:
         ["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", context=context
     )
     assert _ankan(out) == "5555m"
+
+
+def test_rules_without_red_fives_score_the_uncertain_tiles_with_the_kan_plain() -> None:
+    # The what-if scores of an uncertain tile read the kan as the hand does: under rules
+    # without red fives, plain (not refused as `red_five_not_in_ruleset`).
+    context = {"ruleset": "ema", "win": "tsumo", "round_wind": "E", "seat_wind": "S"}
+    placed = lay_out(["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", FIVES)
+    dets = to_detections(placed)
+    first = next(k for k, d in enumerate(dets) if d["tile"] == "1p")
+    dets[first]["confidence"] = 0.41
+    dets[first]["candidates"] = [{"tile": "4p", "confidence": 0.3}]
+    out = group({"width": 1200, "height": 1000, "detections": dets, "context": context})
+    (entry,) = out["uncertain"]
+    assert [c["tile"] for c in entry["candidates"]] == ["1p", "4p"]
+    for cand in entry["candidates"]:
+        kan = next(m["tiles"] for m in cand["hand"]["melds"] if m["kind"] == "ankan")
+        assert kan == "5555m"
+        assert cand.get("error", {}).get("code") != "red_five_not_in_ruleset"
