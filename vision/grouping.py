@@ -1677,13 +1677,12 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
     # brings the next within reach).
     origin, d = fit_line(centres[members])
     normal = np.array([-d[1], d[0]])
-    pitch = None
+    pos = (centres[members] - origin) @ d
+    pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
     added = True
     while added:
         added = False
-        pos = (centres[members] - origin) @ d
-        if pitch is None:
-            pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
+        pos = (centres[members] - origin) @ d  # the row's ends move as tiles are taken
         taken = set(members)
         for i in range(len(dets)):
             if i in taken or dets[i].face_down:
