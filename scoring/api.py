@@ -47,6 +47,17 @@ def _zung_jung(req: Any) -> dict[str, Any]:
     return zj_score_request(req, req.ruleset)
 
 
+def ruleset_summary(spec: Any) -> dict[str, Any]:
+    """The ruleset a request's ``ruleset`` field names (an id or ``{"base", "overrides"}``):
+    its id, name and red fives per suit. Raises :class:`~scoring.errors.RulesetError`
+    (``unknown_ruleset``, ``bad_ruleset_value``, ``unknown_rule``) as scoring would, so
+    that callers holding a ruleset for later (the photo path) refuse a bad one at once."""
+    from scoring.ruleset import resolve_ruleset
+
+    rs = resolve_ruleset(spec)
+    return {"id": rs.id, "name": rs.name, "red_fives": dict(rs.red_fives)}
+
+
 def settle(request: dict[str, Any]) -> dict[str, Any]:
     """Settle one discard's wins with the table state (``agari settle`` / ``/api/v1/settle``)."""
     from scoring.payments import settle_request

@@ -4,30 +4,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scoring.errors import AgariError
+from scoring.errors import AgariError, RequestError
 
 if TYPE_CHECKING:
     from vision.pipeline import TileDetector
 
 
-def recognize(image: bytes, *, detector: TileDetector | None = None) -> dict[str, Any]:
+def recognize(
+    image: bytes,
+    *,
+    detector: TileDetector | None = None,
+    context: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Detect every tile in a photo (JPEG/PNG/... bytes) and rebuild the hand.
 
     ``detector``: another tile detector than the shipped one (benchmarks compare models).
+    ``context``: as in :func:`group`, the score request's other fields; with a ruleset
+    without red fives a closed kan of fives is read plain instead of holding the red one.
 
     Raises :class:`~scoring.errors.ImageError` for bytes that are not a readable photo and
     :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
     """
     from vision.recognition import detect_photo, detections_to_json
 
+    _check_context(context)  # before the photo's second of work, not after
     photo, dets, zoomed = detect_photo(image, detector)
     found = detections_to_json(dets, photo)
     response: dict[str, Any] = {"width": photo.width, "height": photo.height, "detections": found}
     # The grouping step judges sideways tiles along each row, better than the photo-wide
     # estimate in ``found``; so it gets the boxes without that flag.
     boxes_only = [{k: v for k, v in d.items() if k != "sideways"} for d in found]
+    request: dict[str, Any] = {"width": photo.width, "height": photo.height}
+    request["detections"] = boxes_only
+    if context is not None:
+        request["context"] = context
     try:
-        grouped = group({"width": photo.width, "height": photo.height, "detections": boxes_only})
+        grouped = group(request)
     except AgariError as exc:
         if exc.code != "not_implemented":
             raise
@@ -46,8 +58,24 @@ def group(request: dict[str, Any]) -> dict[str, Any]:
 
     Optional ``context``: the score request's other fields (``ruleset``, ``win``, winds,
     ``flags`` ...) used to score each uncertain tile's candidates (``uncertain``).
-    Raises :class:`~scoring.errors.RequestError` for unknown fields or wrong types.
+    Raises :class:`~scoring.errors.RequestError` for unknown fields or wrong types and
+    :class:`~scoring.errors.RulesetError` for a context's unknown or malformed ruleset.
     """
     from vision.grouping import group_request
 
+    if isinstance(request, dict):
+        _check_context(request.get("context"))
     return group_request(request)
+
+
+def _check_context(context: Any) -> None:
+    """Refuse a context that is not an object, or whose ruleset does not exist: otherwise
+    every candidate's what-if score would quietly carry the same ruleset error."""
+    if context is None:
+        return
+    if not isinstance(context, dict):
+        raise RequestError("context must be an object of score request fields")
+    if "ruleset" in context:
+        from scoring import api as scoring_api
+
+        scoring_api.ruleset_summary(context["ruleset"])

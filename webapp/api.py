@@ -59,18 +59,36 @@ def group() -> Any:
 
 @bp.post("/recognize")
 def recognize() -> Any:
-    extra = (set(request.files) | set(request.form)) - {"photo"}
+    extra = (set(request.files) | set(request.form)) - {"photo", "context"}
     if extra:
         raise RequestError(
-            f"unknown form fields {sorted(extra)}; send only 'photo'", code="unknown_field"
+            f"unknown form fields {sorted(extra)}; send 'photo' and optionally 'context'",
+            code="unknown_field",
         )
     upload = request.files.get("photo")
     if upload is None:
         raise RequestError(
             "send the photo as multipart/form-data in the field 'photo'", code="missing_photo"
         )
+    context = _form_context(request.form.get("context"))
     checked = check_image(upload.read(), max_pixels=int(current_app.config["MAX_IMAGE_PIXELS"]))
-    return jsonify(vision.api.recognize(checked.data))
+    return jsonify(vision.api.recognize(checked.data, context=context))
+
+
+def _form_context(text: str | None) -> dict[str, Any] | None:
+    """The optional ``context`` form field: the JSON object ``/group`` takes as ``context``
+    (the ruleset and situation the hand will be scored under)."""
+    if text is None or not text.strip():
+        return None
+    try:
+        context = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RequestError(
+            f"the context field is not valid JSON: {exc.msg}", code="bad_json"
+        ) from None
+    if not isinstance(context, dict):
+        raise RequestError("context must be a JSON object of score request fields")
+    return context
 
 
 def ruleset_choices() -> list[dict[str, str]]:

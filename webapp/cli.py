@@ -205,7 +205,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise RequestError(f"cannot read {args.photo!r}: {exc.strerror}", code="bad_path") from None
     try:
-        result = recognize(data)
+        result = recognize(data, context=_recognize_context(args))
     except AgariError as exc:
         if args.json:
             print(json.dumps(_error_line(exc), ensure_ascii=False))
@@ -225,6 +225,21 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     for w in result["warnings"]:
         print(f"warning [{w['code']}]: {w['message']}")
     return EXIT_OK
+
+
+def _recognize_context(args: argparse.Namespace) -> dict[str, Any] | None:
+    """``--context JSON`` with ``--ruleset ID`` laid over it; None when neither is given."""
+    context: dict[str, Any] = {}
+    if args.context:
+        try:
+            context = json.loads(args.context)
+        except json.JSONDecodeError as exc:
+            raise RequestError(f"--context is not valid JSON: {exc.msg}", code="bad_json") from None
+        if not isinstance(context, dict):
+            raise RequestError("--context must be a JSON object of score request fields")
+    if args.ruleset:
+        context = {**context, "ruleset": args.ruleset}
+    return context or None
 
 
 def cmd_group(args: argparse.Namespace) -> int:
@@ -371,6 +386,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("recognize", help="detect tiles in a photo and rebuild the hand")
     p.add_argument("photo")
+    p.add_argument(
+        "--ruleset", help="the ruleset the hand will be scored under (red fives, what-if scores)"
+    )
+    p.add_argument(
+        "--context", help="JSON object of score request fields for the what-if scores (as /group)"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_recognize)
 

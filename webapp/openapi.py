@@ -319,7 +319,16 @@ def openapi_document() -> dict[str, Any]:
                         "multipart/form-data": {
                             "schema": {
                                 "type": "object",
-                                "properties": {"photo": {"type": "string", "format": "binary"}},
+                                "properties": {
+                                    "photo": {"type": "string", "format": "binary"},
+                                    "context": {
+                                        "type": "string",
+                                        "description": "optional JSON object of score "
+                                        "request fields (ruleset, win, winds...), as "
+                                        "/group's context: a ruleset without red fives "
+                                        "reads a closed kan of fives plain",
+                                    },
+                                },
                                 "required": ["photo"],
                             }
                         }

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from scoring.errors import AgariError
 from tests.vision.grouping_layout import lay_out, to_detections
 from vision.api import group
 
@@ -55,3 +58,27 @@ def test_rules_without_red_fives_score_the_uncertain_tiles_with_the_kan_plain() 
         kan = next(m["tiles"] for m in cand["hand"]["melds"] if m["kind"] == "ankan")
         assert kan == "5555m"
         assert cand.get("error", {}).get("code") != "red_five_not_in_ruleset"
+
+
+@pytest.mark.parametrize(
+    ("context", "code"),
+    [
+        ({"ruleset": "no-such-rules"}, "unknown_ruleset"),
+        ({"ruleset": {"base": "ema", "overrides": {"red_fives": "none"}}}, "bad_ruleset_value"),
+        (["ema"], "bad_request"),
+    ],
+)
+def test_a_context_with_a_bad_ruleset_is_refused(context: object, code: str) -> None:
+    # Not absorbed into every candidate's what-if score as the same error.
+    with pytest.raises(AgariError) as info:
+        _group(["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", context=context)
+    assert info.value.code == code
+
+
+def test_overrides_without_red_fives_read_the_kan_plain() -> None:
+    rules = {"base": "tenhou", "overrides": {"red_fives": {"m": 0, "p": 0, "s": 0}}}
+    context = {"ruleset": rules, "win": "tsumo", "round_wind": "E", "seat_wind": "S"}
+    out = _group(
+        ["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", context=context
+    )
+    assert _ankan(out) == "5555m"

@@ -280,11 +280,52 @@ def test_recognize_photo_sent_as_text_is_refused(client: FlaskClient) -> None:
 def test_recognize_refuses_unknown_form_fields(client: FlaskClient) -> None:
     resp = client.post(
         "/api/v1/recognize",
-        data={"photo": (io.BytesIO(image_bytes()), "p.jpg"), "ruleset": "tenhou"},
+        data={"photo": (io.BytesIO(image_bytes()), "p.jpg"), "rules": "tenhou"},
         content_type="multipart/form-data",
     )
     assert resp.status_code == 400
     assert _error(resp)["code"] == "unknown_field"
+
+
+@pytest.mark.parametrize(
+    ("context", "code"),
+    [
+        pytest.param('{"ruleset": "no-such-rules"}', "unknown_ruleset", id="unknown_ruleset"),
+        pytest.param('{"ruleset": ', "bad_json", id="not_json"),
+        pytest.param('["tenhou"]', "bad_request", id="not_an_object"),
+        pytest.param(
+            '{"ruleset": {"base": "tenhou", "overrides": {"no_rule": 1}}}',
+            "unknown_rule",
+            id="bad_override",
+        ),
+    ],
+)
+def test_recognize_refuses_a_bad_context(client: FlaskClient, context: str, code: str) -> None:
+    resp = client.post(
+        "/api/v1/recognize",
+        data={"photo": (io.BytesIO(image_bytes()), "p.jpg"), "context": context},
+        content_type="multipart/form-data",
+    )
+    assert resp.status_code in (400, 422)
+    assert _error(resp)["code"] == code
+
+
+def test_recognize_takes_the_rulesets_context(client: FlaskClient) -> None:
+    if not _model_present():
+        pytest.skip("no shipped detector model in models/ yet (issue 7)")
+    examples = sorted((REPO / "webapp" / "examples").glob("*.jpg"))
+    data = examples[0].read_bytes() if examples else image_bytes()
+    resp = client.post(
+        "/api/v1/recognize",
+        data={"photo": (io.BytesIO(data), "p.jpg"), "context": '{"ruleset": "ema"}'},
+        content_type="multipart/form-data",
+    )
+    assert resp.status_code == 200, resp.data[:300]
+    plain = _upload(client, data).get_json()
+    body = resp.get_json()
+    # The same photo, the same reading; the context only feeds red fives and what-if scores.
+    assert body["hand_tiles"] == plain["hand_tiles"]
+    assert body["detections"] == plain["detections"]
 
 
 def test_recognize_json_body_is_refused(client: FlaskClient) -> None:

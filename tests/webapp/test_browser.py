@@ -245,9 +245,20 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     page.wait_for_selector("#app[data-ready='1']")
     assert "写真" in page.inner_text("h1")  # the browser's language: Japanese
 
+    # Keep the form's context field as the page sends it (Playwright shows no multipart body).
+    page.evaluate(
+        """() => { const send = window.fetch; window.fetch = (url, opts) => {
+             if (opts && opts.body instanceof FormData)
+               window.__sentContext = opts.body.get("context");
+             return send(url, opts); }; }"""
+    )
     with page.expect_response("**/api/v1/recognize", timeout=60_000) as answer:
         page.set_input_files("#upload-input", str(EXAMPLE))
     recognized = answer.value.json()
+    # The upload carries the situation already picked (its ruleset reads red fives).
+    sent = page.evaluate("() => window.__sentContext")
+    picked = page.eval_on_selector("#ruleset", "el => el.value")
+    assert picked and json.loads(sent)["ruleset"] == picked
     page.wait_for_selector("#result:not([hidden])", timeout=60_000)
     assert len(recognized["detections"]) > 0
     boxes = page.locator("#boxes .box")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -32,3 +33,27 @@ def test_bad_json_line_does_not_stop_others() -> None:
 def test_parser_knows_serve() -> None:
     args = build_parser().parse_args(["serve", "--port", "8123"])
     assert args.port == 8123
+
+
+def test_recognize_refuses_an_unknown_ruleset_before_reading_the_photo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not even a photo")  # the ruleset is checked first
+    status = main(["recognize", str(photo), "--ruleset", "no-such-rules", "--json"])
+    assert status == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "unknown_ruleset"
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(["--context", "{bad"], "bad_json"), (["--context", "[1]"], "bad_request")],
+)
+def test_recognize_refuses_a_bad_context(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], code: str
+) -> None:
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not even a photo")
+    status = main(["recognize", str(photo), *args, "--json"])
+    assert status == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == code

@@ -67,6 +67,10 @@
     status.className = "status busy";
     const form = new FormData();
     form.append("photo", blob, name || "photo.jpg");
+    // The ruleset and situation already picked: the grouping reads a closed kan of fives
+    // plain under rules without red fives, and scores the uncertain tiles under them.
+    const context = situationContext(scoreSituation());
+    form.append("context", JSON.stringify(context));
     let body;
     let resp;
     try {
@@ -592,15 +596,30 @@
     refreshUncertain(req);
   }
 
+  // The score request's fields that are not the hand: what /group and /recognize take as context.
+  function situationContext(req) {
+    const context = {};
+    for (const k of ["ruleset", "win", "round_wind", "seat_wind", "discarder", "flags", "honba", "riichi_sticks"]) {
+      if (req[k] !== undefined && req[k] !== null) context[k] = req[k];
+    }
+    return context;
+  }
+
+  // The situation's fields as a score request carries them (discarder only for a ron).
+  function scoreSituation() {
+    const S = situation();
+    const req = {ruleset: S.ruleset, win: S.win, round_wind: S.round_wind, seat_wind: S.seat_wind,
+      flags: S.flags, honba: S.honba, riichi_sticks: S.riichi_sticks};
+    if (S.win === "ron") req.discarder = S.discarder;
+    return req;
+  }
+
   // The what-if scores of uncertain tiles depend on the situation (ron or tsumo, winds,
   // riichi...): ask the grouping step again with it whenever it changes.
   async function refreshUncertain(req) {
     const rec = state.recog;
     if (!rec || !(rec.uncertain || []).length) return;
-    const context = {};
-    for (const k of ["ruleset", "win", "round_wind", "seat_wind", "discarder", "flags", "honba", "riichi_sticks"]) {
-      if (req[k] !== undefined) context[k] = req[k];
-    }
+    const context = situationContext(req);
     const key = JSON.stringify(context);
     if (key === state.uncertainContext) return;
     state.uncertainContext = key;
