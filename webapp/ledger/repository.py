@@ -157,6 +157,11 @@ def _locked_table(session: Session, table_id: str, token: str | None) -> GameTab
     table = session.scalars(
         select(GameTable).where(GameTable.id == table_id).with_for_update()
     ).one_or_none()
+    return _opened(table, table_id, token)
+
+
+def _opened(table: GameTable | None, table_id: str, token: str | None) -> GameTable:
+    """The table, if it exists (else 404) and the token opens it (missing 401, wrong 403)."""
     if table is None:
         raise _error(RequestError, f"no table {table_id!r}", "table_not_found", 404)
     if not token:
@@ -227,13 +232,7 @@ def list_tables(store: LedgerStore, *, limit: int = 50) -> list[TableSummary]:
 def check_token(store: LedgerStore, table_id: str, token: str | None) -> None:
     """Raise as a write would (404, 401, 403) unless the token opens the table."""
     with store.read() as session:
-        table = session.get(GameTable, table_id)
-        if table is None:
-            raise _error(RequestError, f"no table {table_id!r}", "table_not_found", 404)
-        if not token:
-            raise _error(RequestError, "writing to a table needs its token", "token_required", 401)
-        if not token_matches(token, table.token_hash):
-            raise _error(RequestError, "the token does not open this table", "bad_token", 403)
+        _opened(session.get(GameTable, table_id), table_id, token)
 
 
 def _check_revision(expected: int | None, table: GameTable) -> None:
