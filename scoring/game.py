@@ -751,6 +751,34 @@ def _is_top(state: _State, seat: str) -> bool:
     return placement_order(state.scores)[0] == seat
 
 
+#: Per kind of dealer stop (agari-yame, tenpai-yame): what the dealer did, for the notes.
+_YAME_WORDS = {"agari": "after the win", "tenpai": "when tenpai"}
+
+
+def _dealer_may_end(
+    rs: Ruleset, out: _Outcome, number: int, stop_requested: bool, *, ends: bool, yame: str
+) -> bool:
+    """The last hand's dealer won (``agari``) or was tenpai (``tenpai``): the game ends
+    when the rules end it for a leading dealer, or when the dealer asks to stop and the
+    rules (``game.<yame>_yame``) leave that to the dealer."""
+    what = "win" if yame == "agari" else "tenpai"
+    if ends:
+        out.notes.append(f"the leading dealer's {what} ends the game ({yame}-yame)")
+        return True
+    if not stop_requested:
+        return False
+    rule = f"{yame}_yame"
+    if getattr(rs.game, rule) != "choice":
+        raise _illegal(
+            number,
+            out.label,
+            f"the dealer may not stop {_YAME_WORDS[yame]} under {rs.id} "
+            f"({rs.source_of('game.' + rule)})",
+        )
+    out.notes.append(f"the dealer stops {_YAME_WORDS[yame]} ({yame}-yame)")
+    return True
+
+
 def _all_last_stops(
     rs: Ruleset, state: _State, out: _Outcome, stop_requested: bool, number: int
 ) -> bool:
@@ -766,35 +794,13 @@ def _all_last_stops(
         g.extension == "none" or state.scores[state.dealer] >= g.extension_target
     )
     if out.dealer_won:
-        if top and g.top_dealer_win_ends:
-            out.notes.append("the leading dealer's win ends the game (agari-yame)")
-            return True
-        if stop_requested:
-            if g.agari_yame != "choice":
-                raise _illegal(
-                    number,
-                    out.label,
-                    f"the dealer may not stop after a win under {rs.id} "
-                    f"({rs.source_of('game.agari_yame')})",
-                )
-            out.notes.append("the dealer stops after the win (agari-yame)")
-            return True
-        return False
+        return _dealer_may_end(
+            rs, out, number, stop_requested, ends=top and g.top_dealer_win_ends, yame="agari"
+        )
     if out.result == "draw" and out.dealer_tenpai:
-        if top and g.top_dealer_tenpai_ends:
-            out.notes.append("the leading dealer's tenpai ends the game (tenpai-yame)")
-            return True
-        if stop_requested:
-            if g.tenpai_yame != "choice":
-                raise _illegal(
-                    number,
-                    out.label,
-                    f"the dealer may not stop when tenpai under {rs.id} "
-                    f"({rs.source_of('game.tenpai_yame')})",
-                )
-            out.notes.append("the dealer stops when tenpai (tenpai-yame)")
-            return True
-        return False
+        return _dealer_may_end(
+            rs, out, number, stop_requested, ends=top and g.top_dealer_tenpai_ends, yame="tenpai"
+        )
     if stop_requested:
         raise _illegal(number, out.label, "'stop' is only possible after a dealer win or tenpai")
     return False

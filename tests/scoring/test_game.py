@@ -589,3 +589,40 @@ def test_wrc_head_bump_and_below_zero_plays_on() -> None:
     assert "head bump" in illegal("wrc", [two])
     game = play("wrc", [ron("N", "W", 32000)])  # W 30000 - 32000 = -2000
     assert scores(game)[2] == -2000 and game["ended"] == "unfinished"
+
+
+# A ruleset that leaves the all-last stop to the dealer (overrides of jpml-a, which has none).
+DEALER_CHOICE = {
+    "base": "jpml-a",
+    "overrides": {"game": {"agari_yame": "choice", "tenpai_yame": "choice"}},
+}
+
+
+@pytest.mark.parametrize(
+    ("last", "note"),
+    [
+        (tsumo("N", 4000, stop=True), "the dealer stops after the win (agari-yame)"),
+        (draw("N", stop=True), "the dealer stops when tenpai (tenpai-yame)"),
+    ],
+)
+def test_dealer_may_stop_where_the_rules_leave_it_to_the_dealer(
+    last: dict[str, Any], note: str
+) -> None:
+    game = play(DEALER_CHOICE, [*TO_SOUTH_4, last])
+    assert game["ended"] == "stopped"
+    assert game["hands"][-1]["notes"] == [note]
+    # Without the stop the game goes on.
+    going_on = play(DEALER_CHOICE, [*TO_SOUTH_4, {**last, "stop": False}])
+    assert going_on["ended"] == "unfinished"
+
+
+def test_dealer_tenpai_stop_refused_where_the_rules_have_none() -> None:
+    assert "may not stop when tenpai" in illegal("jpml-a", [*TO_SOUTH_4, draw("N", stop=True)])
+
+
+def test_leading_dealer_tenpai_ends_the_game_where_the_rules_say_so() -> None:
+    # Tenhou's rule, without its West-round extension (nobody has 30,000 here).
+    rules = {"base": "tenhou", "overrides": {"game": {"extension": "none"}}}
+    game = play(rules, [*TO_SOUTH_4, draw("N")])
+    assert game["ended"] == "stopped"
+    assert game["hands"][-1]["notes"] == ["the leading dealer's tenpai ends the game (tenpai-yame)"]
