@@ -146,6 +146,9 @@ URA_LOW_RISE = 0.12
 #: dora and two ura (touching steps vary by ~10% between neighbours; the ura are laid ~0.4
 #: tile or more apart).
 URA_SPLIT_STEP = 1.2
+#: Ura indicators are turned over only for a riichi winner, whose hand is closed (closed
+#: kans aside): beside a hand with called melds, no run is read as ura.
+URA_NEEDS_CLOSED_HAND = True
 #: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
 #: below which the two runs could be split differently.
 URA_BESIDE_CLEAR = 1.6
@@ -1313,9 +1316,18 @@ def _runs_above(
 
 
 def _indicator_bands(
-    geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
+    geo: RowGeometry,
+    dets: Sequence[Detection],
+    others: Sequence[int],
+    up: np.ndarray,
+    *,
+    ura_allowed: bool = True,
 ) -> tuple[list[list[int]], list[GroupingWarning]]:
     """Dora and ura indicators above the hand (``up`` a unit vector): ``[dora, ura]``.
+
+    ``ura_allowed`` False: the hand has called melds, so it cannot have won with riichi and
+    no ura indicators are turned over for it; no run is read as ura (a run beside or above
+    the dora is then discards, or more dora).
 
     The dora are the nearest run of face-up tiles (at most :data:`MAX_INDICATORS`) within
     :data:`INDICATOR_REACH` tile heights; a run of six or more is discards and ends the
@@ -1461,7 +1473,7 @@ def _indicator_bands(
             )
         )
     ura: _Run | None = None
-    split = _split_beside(dora)
+    split = _split_beside(dora) if ura_allowed else None
     if split is not None:
         # Dora and ura laid in one line, a wider step between the halves: read as both,
         # never silently (two dora, or one dora and three, would look much the same).
@@ -1489,7 +1501,7 @@ def _indicator_bands(
         )
 
     possible: list[_Run] = []
-    for run in runs if ura is None else ():
+    for run in runs if ura is None and ura_allowed else ():
         if run is dora or not run.face_up:
             continue
         if is_river(run):
@@ -1965,30 +1977,41 @@ def _read_row(
             bands, band_warn = _indicator_bands(geo, dets, others, up)
             down_bands, _ = _indicator_bands(geo, dets, others, -up)
             side_pen += P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * P_BAND_SIDE
-            if len(down_bands) > len(bands):
-                band_warn = [
-                    *band_warn,
+            down_warn = (
+                [
                     GroupingWarning(
                         "possible_indicators",
                         "tiles laid like indicators lie on the player's side of the hand: the "
                         "hand may be read the wrong way round, and they not read as indicators",
                         tuple(i for band in down_bands for i in band),
-                    ),
+                    )
                 ]
+                if len(down_bands) > len(bands)
+                else []
+            )
             side_pen += P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
             side_pen += P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
+            open_bands: tuple[list[list[int]], list[GroupingWarning]] | None = None
             for parse in _parse(tokens):
+                hand_bands, hand_warn = bands, band_warn
+                open_hand = any(m.kind != "ankan" for m in parse.melds)
+                if len(bands) > 1 and open_hand and URA_NEEDS_CLOSED_HAND:
+                    # Ura indicators are turned over only for a riichi winner, whose hand
+                    # is closed: beside an open hand they are something else.
+                    if open_bands is None:
+                        open_bands = _indicator_bands(geo, dets, others, up, ura_allowed=False)
+                    hand_bands, hand_warn = open_bands
                 candidates.append(
                     Grouping(
                         concealed=parse.concealed,
                         win=parse.win,
                         melds=parse.melds,
                         order=tuple(tokens),
-                        dora=tuple(bands[0]) if bands else (),
-                        ura=tuple(bands[1]) if len(bands) > 1 else (),
+                        dora=tuple(hand_bands[0]) if hand_bands else (),
+                        ura=tuple(hand_bands[1]) if len(hand_bands) > 1 else (),
                         penalty=parse.penalty + side_pen,
                         reading=reading,
-                        warnings=(*parse.warnings, *loose_warn, *band_warn),
+                        warnings=(*parse.warnings, *loose_warn, *hand_warn, *down_warn),
                         names=names,
                     )
                 )

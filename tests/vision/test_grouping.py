@@ -366,6 +366,13 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         assert warning["tiles"], data["about"]
 
 
+#: Fixtures that a later rule also reads right: that rule is off when testing the first.
+ALSO_OFF: dict[str, dict[str, Any]] = {
+    # the hand has a daiminkan: no ura beside an open hand
+    "river_end_not_ura": {"URA_NEEDS_CLOSED_HAND": False},
+}
+
+
 @pytest.mark.parametrize(
     ("name", "setting", "value"),
     [
@@ -389,6 +396,7 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         ("standing_cut_where_depth_changes", "P_SPLIT_UNSEEN", 0.0),
         ("standing_cut_where_depth_changes_side", "P_SPLIT_UNSEEN", 0.0),
         ("kakan_added_tile_in_row", "STACK_ACROSS", 99.0),
+        ("open_hand_no_ura", "URA_NEEDS_CLOSED_HAND", False),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
@@ -401,6 +409,8 @@ def test_each_fix_is_what_reads_its_fixture(
     assert group(data["request"])["hand"] == data["expected"]["hand"]
     # Doubtful sideways tiles re-read together could make up for any one rule: off here.
     monkeypatch.setattr(grouping, "MAX_FLIPS", 0)
+    for other, off in ALSO_OFF.get(name, {}).items():
+        monkeypatch.setattr(grouping, other, off)
     monkeypatch.setattr(grouping, setting, value)
     assert group(data["request"])["hand"] != data["expected"]["hand"]
 
