@@ -197,6 +197,9 @@ P_WIN_AFTER_MELDS = 0.3
 P_STACK_OUTSIDE_MELD = 2.0
 #: A tile of a meld's kind lying just beyond its sideways tile, not read as stacked on it.
 P_LOOSE_STACK = 0.4
+#: A tile on a sideways tile's far side is an added kan's only when of its kind (also read
+#: without it when not).
+KAKAN_SAME_KIND = True
 P_WRONG_SIDE = 1.2
 #: Per indicator band seen only below the hand (the reading is upside down), in P_WRONG_SIDE.
 P_BAND_SIDE = 1.0
@@ -1947,15 +1950,44 @@ def _read_row(
         )
         # A loose tile of the meld's own kind is read both ways: stacked (an added kan) and
         # not; leaving it out costs a little (a tile of the meld's kind left unexplained).
-        variants: list[tuple[dict[int, tuple[int, float]], float]] = [(attached, 0.0)]
+        variants: list[tuple[dict[int, tuple[int, float]], float, list[GroupingWarning]]] = [
+            (attached, 0.0, [])
+        ]
         extra = dict(attached)
         for h, i in loose:
             k = geo.members.index(h)
             if k not in extra and _kind(dets[h].tile) == _kind(dets[i].tile):
                 extra[k] = (i, up_sign)
         if len(extra) > len(attached):
-            variants = [(attached, P_LOOSE_STACK * (len(extra) - len(attached))), (extra, 0.0)]
-        for stacks, variant_pen in variants:
+            variants = [
+                (attached, P_LOOSE_STACK * (len(extra) - len(attached)), []),
+                (extra, 0.0, []),
+            ]
+        # An added kan's tile is a fourth copy of the pon's tiles: a tile of another kind on
+        # a sideways tile's far side is something else lying beyond the meld (a discard, an
+        # indicator). Also read with it left out, named as a possible added kan.
+        unlike = [
+            k
+            for k, (i, _) in attached.items()
+            if KAKAN_SAME_KIND and _kind(dets[i].tile) != _kind(dets[geo.members[k]].tile)
+        ]
+        if unlike:
+            kept_stacks = {k: v for k, v in attached.items() if k not in unlike}
+            variants.append(
+                (
+                    kept_stacks,
+                    P_LOOSE_STACK * len(unlike),
+                    [
+                        GroupingWarning(
+                            "possible_kakan",
+                            "a tile of another kind lies on a sideways meld tile's far side: "
+                            "it is read as not stacked on it (an added kan adds a fourth copy)",
+                            tuple(i for k in unlike for i in (geo.members[k], attached[k][0])),
+                        )
+                    ],
+                )
+            )
+        for stacks, variant_pen, variant_warn in variants:
             stacked_dets = {det for det, _ in stacks.values()}
             others = [i for i in others_all if i not in stacked_dets]
             tokens = []
@@ -2011,7 +2043,13 @@ def _read_row(
                         ura=tuple(hand_bands[1]) if len(hand_bands) > 1 else (),
                         penalty=parse.penalty + side_pen,
                         reading=reading,
-                        warnings=(*parse.warnings, *loose_warn, *hand_warn, *down_warn),
+                        warnings=(
+                            *parse.warnings,
+                            *loose_warn,
+                            *variant_warn,
+                            *hand_warn,
+                            *down_warn,
+                        ),
                         names=names,
                     )
                 )

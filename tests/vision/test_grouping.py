@@ -397,6 +397,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("standing_cut_where_depth_changes_side", "P_SPLIT_UNSEEN", 0.0),
         ("kakan_added_tile_in_row", "STACK_ACROSS", 99.0),
         ("open_hand_no_ura", "URA_NEEDS_CLOSED_HAND", False),
+        ("tile_of_another_kind_beyond_chi", "KAKAN_SAME_KIND", False),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
