@@ -158,10 +158,12 @@ RUN_MIN_STEP = 0.5
 #: one block of tiles (a river seen from its side), not an ura row.
 COLUMN_RISE = 0.4
 #: A river's rows start within this many tiles of each other along the hand, and lie at one
-#: spacing (a short row further below the next than this factor times the spacing above is
-#: not one of its rows).
+#: spacing: rows of discards touch, so the step to a short last row is the step between the
+#: rows above it, up to perspective (adjacent rows' scales differ by far less than 1.4) and
+#: the heights' noise (depths); a short row further below is not one of its rows.
 RIVER_ALIGN = 0.5
-RIVER_PITCH_SPREAD = 1.6
+RIVER_PITCH_SPREAD = 1.4
+RIVER_PITCH_NOISE = 0.05
 #: A run level with a river's short last row and this close along (tile widths between
 #: their ends' centres) is more of that row.
 RIVER_ROW_GAP = 1.6
@@ -1379,7 +1381,7 @@ def _indicator_bands(
         top = row_above(nxt)
         if top is not None and len(top.face_up) >= len(nxt.face_up):
             rise = nxt.height - run.height
-            return rise < RIVER_PITCH_SPREAD * (top.height - nxt.height) + 0.15
+            return rise < RIVER_PITCH_SPREAD * (top.height - nxt.height) + RIVER_PITCH_NOISE
         return True
 
     warnings: list[GroupingWarning] = []

@@ -398,6 +398,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("kakan_added_tile_in_row", "STACK_ACROSS", 99.0),
         ("open_hand_no_ura", "URA_NEEDS_CLOSED_HAND", False),
         ("tile_of_another_kind_beyond_chi", "KAKAN_SAME_KIND", False),
+        ("dora_under_river_apart", "RIVER_PITCH_SPREAD", 1.6),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
