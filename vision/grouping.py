@@ -129,6 +129,10 @@ URA_REACH = 2.0
 #: median depth of the face-up tiles beyond it when larger (at least this many of them).
 FLAT_DEPTH_SHARE = 0.8
 FLAT_DEPTH_TILES = 3
+#: A row of at least this many face-down tiles, over a run's stretch and more than this
+#: many depths nearer the hand, is a wall between the hand and that run.
+WALL_TILES = 3
+WALL_RISE = 0.3
 #: A run above the hand with more face-up tiles than two river rows is rows run together.
 MERGED_ROWS = 12
 #: Face-up tiles this near the chosen indicators (tile heights across, tile widths along
@@ -1391,6 +1395,29 @@ def _indicator_bands(
         if r.face_up
         and (r.height <= INDICATOR_REACH or (_dead_wall(r) and r.height <= DEAD_WALL_REACH))
     ]
+    # A player's wall stands between their hand and the river: face-up tiles beyond a row of
+    # face-down tiles that lies between them and the hand are discards (indicators are
+    # turned up on the wall itself, or laid out before it).
+    walls = [w for w in runs if not w.face_up and len(w.dets) >= WALL_TILES]
+
+    def behind_wall(run: _Run) -> bool:
+        return not _dead_wall(run) and any(
+            w.height < run.height - WALL_RISE
+            and w.start < run.end + 0.5
+            and w.end > run.start - 0.5
+            for w in walls
+        )
+
+    if candidates and behind_wall(candidates[0]):
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "face-up tiles beyond a wall (face-down tiles between them and the hand) were "
+                "read as discards, not as dora indicators",
+                candidates[0].face_up,
+            )
+        )
+    candidates = [r for r in candidates if not behind_wall(r)]
     if not candidates:
         # Face-up tiles on a row of face-down ones (a dead wall), or a short run of face-up
         # tiles just beyond the reach: indicators laid further off than usual look the same.

@@ -399,6 +399,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("open_hand_no_ura", "URA_NEEDS_CLOSED_HAND", False),
         ("tile_of_another_kind_beyond_chi", "KAKAN_SAME_KIND", False),
         ("dora_under_river_apart", "RIVER_PITCH_SPREAD", 1.6),
+        ("discard_beyond_wall_not_dora", "WALL_TILES", 99),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
