@@ -156,6 +156,9 @@ URA_NEEDS_CLOSED_HAND = True
 #: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
 #: below which the two runs could be split differently.
 URA_BESIDE_CLEAR = 1.6
+#: Runs over the hand's stretch (and 3 tiles beyond its ends) are followed this many tiles
+#: further along (a run of dora and ura side by side holds up to 10 tiles).
+RUN_BEYOND = 10.0
 #: Tiles of one run lie at least this far apart along it (centre step in their own size).
 RUN_MIN_STEP = 0.5
 #: Runs closer above or below each other than this (depths) over the same stretch are
@@ -1272,10 +1275,15 @@ def _runs_above(
         scale = max(scale, FLAT_DEPTH_SHARE * float(np.median(depth[beyond])))
     height = (rel @ up) / scale
     clear = (rel @ up) / geo.height  # beyond the hand row itself: in its own tiles' depth
+    # Runs reaching into the hand's stretch are followed beyond it (ura laid beside the dora
+    # can end far right of the hand): tiles further along join only by linking to them.
+    wide = RUN_BEYOND
     near = [
         k
         for k in range(len(others))
-        if lo <= along[k] <= hi and clear[k] > 0.5 and height[k] < INDICATOR_REACH + 2 * URA_REACH
+        if lo - wide <= along[k] <= hi + wide
+        and clear[k] > 0.5
+        and height[k] < INDICATOR_REACH + 2 * URA_REACH
     ]
     parent = {k: k for k in near}
 
@@ -1304,6 +1312,8 @@ def _runs_above(
         groups.setdefault(root(k), []).append(k)
     runs = []
     for members in groups.values():
+        if not any(lo <= along[k] <= hi for k in members):
+            continue
         members.sort(key=lambda k: along[k])
         up_members = [k for k in members if not dets[others[k]].face_down] or members
         runs.append(

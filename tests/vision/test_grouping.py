@@ -400,6 +400,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("tile_of_another_kind_beyond_chi", "KAKAN_SAME_KIND", False),
         ("dora_under_river_apart", "RIVER_PITCH_SPREAD", 1.6),
         ("discard_beyond_wall_not_dora", "WALL_TILES", 99),
+        ("ura_beside_dora_past_hand_end", "RUN_BEYOND", 0.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
