@@ -460,3 +460,45 @@ def test_a_far_dora_is_named_only_when_no_indicator_is_in_reach(
     wide = group(data["request"])
     assert wide["hand"] == data["expected"]["hand"]
     assert "possible_indicators" not in _codes(wide)
+
+
+def test_no_ura_beside_an_open_hand() -> None:
+    """Ura are turned over only for a riichi winner, whose hand is closed: the same row
+    above the dora is ura beside a closed hand and not beside one with a pon."""
+    closed = _run(lay_out(CLOSED, "2z", dora=["3m"], ura=["4m"]))
+    assert closed["hand"]["ura_indicators"] == ["4m"]
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"]
+    pon = [{"kind": "pon", "tiles": ["5z"] * 3, "from": "left"}]
+    opened = _run(lay_out(concealed, "2z", pon, dora=["3m"], ura=["4m"]))
+    assert opened["hand"]["melds"] == [{"kind": "pon", "tiles": "555z", "from": "left"}]
+    assert opened["hand"]["dora_indicators"] == ["3m"]
+    assert opened["hand"]["ura_indicators"] == []
+
+
+def test_a_tile_of_another_kind_on_a_called_tile_is_no_added_kan() -> None:
+    """An added kan adds a fourth copy of the pon's tile: a 3p lying where the added tile
+    would lie leaves the pon a pon, and the page is told it might be an added kan."""
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2z"]
+    same = _run(
+        lay_out(concealed, "2z", [{"kind": "kakan", "tiles": ["5z"] * 4, "from": "across"}])
+    )
+    assert same["hand"]["melds"] == [{"kind": "kakan", "tiles": "5555z", "from": "across"}]
+    meld = {"kind": "kakan", "tiles": ["5z", "5z", "5z", "3p"], "from": "across"}
+    out = _run(lay_out(concealed, "2z", [meld]))
+    assert out["hand"]["melds"] == [{"kind": "pon", "tiles": "555z", "from": "across"}]
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_kakan")
+    assert "3p" in warning["tiles"]
+
+
+def test_a_face_up_tile_beyond_the_wall_is_a_discard() -> None:
+    """A player's wall stands between the hand and the river: a lone face-up tile beyond
+    it is not a dora indicator (named as a possible one); without the wall it would be."""
+    from tests.vision.grouping_layout import Placed, wall
+
+    lone = [Placed("7p", 2.0, 3.0, False, "discard")]
+    bare = _run(lay_out(CLOSED, "2z") + lone)
+    assert bare["hand"]["dora_indicators"] == ["7p"]
+    out = _run(lay_out(CLOSED, "2z") + wall(0.0, 1.5, 8) + lone)
+    assert out["hand"]["dora_indicators"] == []
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
+    assert warning["tiles"] == ["7p"]
