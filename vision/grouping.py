@@ -1277,11 +1277,10 @@ def _runs_above(
     clear = (rel @ up) / geo.height  # beyond the hand row itself: in its own tiles' depth
     # Runs reaching into the hand's stretch are followed beyond it (ura laid beside the dora
     # can end far right of the hand): tiles further along join only by linking to them.
-    wide = RUN_BEYOND
     near = [
         k
         for k in range(len(others))
-        if lo - wide <= along[k] <= hi + wide
+        if lo - RUN_BEYOND <= along[k] <= hi + RUN_BEYOND
         and clear[k] > 0.5
         and height[k] < INDICATOR_REACH + 2 * URA_REACH
     ]
@@ -1355,6 +1354,7 @@ def _indicator_bands(
     (one ura under each dora indicator). A short run under a longer one that starts where
     it starts (itself a river row), at the river's row spacing, is the river's last row:
     not indicators, and the search goes on beyond it (``possible_indicators`` names it).
+    Face-up tiles beyond a wall (face-down tiles between them and the hand) are discards.
     """
     if not others:
         return [], []
