@@ -220,8 +220,11 @@ MAX_DOUBTS_TRIED = 6
 #: within this penalty of the best (about one unexplained sideways tile).
 DOUBT_REACH = 3.0
 P_DOUBT_FLIP = 0.5
-#: At most this many doubtful sideways judgements are taken the other way together.
+#: At most this many doubtful sideways judgements are taken the other way together, chosen
+#: among this many nearest the threshold (side views of messily laid rows hold 10 or more
+#: doubts, and the two that complete the hand need not be among the nearest).
 MAX_FLIPS = 4
+FLIP_POOL = 12
 #: Other parses within this penalty of the best are returned as alternatives.
 ALTERNATIVE_MARGIN = 1.0
 #: ... and within this one they make the grouping ambiguous (a warning).
@@ -2229,7 +2232,7 @@ def _combined_flips(
     reads well. Starts only when one turned tile already reads better than the layout
     as judged (those readings, and the warnings naming the doubts, come from
     :func:`_consequential_doubts`); each turned tile costs :data:`P_DOUBT_FLIP`."""
-    pool = list(geo.doubtful_sideways[:MAX_DOUBTS_TRIED])
+    pool = list(geo.doubtful_sideways[:FLIP_POOL])
     unexplained = {"gap_in_concealed", "no_winning_tile", "unexpected_sideways"}
     if MAX_FLIPS < 2 or len(pool) < 2 or not unexplained & {w.code for w in best.warnings}:
         return []
@@ -2242,9 +2245,10 @@ def _combined_flips(
     singles = {g.key() for g in flipped}
     trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
     score, current, g = min(trials, key=lambda t: t[0])
-    if score >= best.penalty or g.key() in singles:
+    if score >= best.penalty:
         return []
-    out = [replace(g, penalty=score)]
+    # A pair giving a single turn's hand is no new reading, but a third turn may be.
+    out = [] if g.key() in singles else [replace(g, penalty=score)]
     for _ in range(MAX_FLIPS - 2):
         more = [read(current | {det}) for det in pool if det not in current]
         if not more:
@@ -2253,7 +2257,8 @@ def _combined_flips(
         if pen >= score:
             break
         score, current = pen, flips
-        out.append(replace(g, penalty=pen))
+        if g.key() not in singles:
+            out.append(replace(g, penalty=pen))
     return out
 
 

@@ -370,6 +370,8 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
 ALSO_OFF: dict[str, dict[str, Any]] = {
     # the hand has a daiminkan: no ura beside an open hand
     "river_end_not_ura": {"URA_NEEDS_CLOSED_HAND": False},
+    # the rule is in the re-reading of doubts together: it stays on, its pool narrowed
+    "called_tiles_among_many_doubts": {"MAX_FLIPS": 4},
 }
 
 
@@ -401,6 +403,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("dora_under_river_apart", "RIVER_PITCH_SPREAD", 1.6),
         ("discard_beyond_wall_not_dora", "WALL_TILES", 99),
         ("ura_beside_dora_past_hand_end", "RUN_BEYOND", 0.0),
+        ("called_tiles_among_many_doubts", "FLIP_POOL", 6),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
