@@ -225,6 +225,8 @@ P_DOUBT_FLIP = 0.5
 #: doubts, and the two that complete the hand need not be among the nearest).
 MAX_FLIPS = 4
 FLIP_POOL = 12
+#: Of each number of turned tiles, the best this many readings are taken one turn further.
+FLIP_BEAM = 3
 #: Other parses within this penalty of the best are returned as alternatives.
 ALTERNATIVE_MARGIN = 1.0
 #: ... and within this one they make the grouping ambiguous (a warning).
@@ -2226,8 +2228,9 @@ def _combined_flips(
     names: tuple[str, ...],
     split: int | None,
 ) -> list[Grouping]:
-    """Doubtful sideways judgements taken the other way together, while each one more
-    reads better: two melds whose called tiles both sit near the threshold (a row seen
+    """Doubtful sideways judgements taken the other way together (every pair among the
+    :data:`FLIP_POOL` nearest the threshold, then the best :data:`FLIP_BEAM` of each size
+    one turn further): two melds whose called tiles both sit near the threshold (a row seen
     obliquely, standing tiles beside flat ones) need both turned before either hand
     reads well. Starts only when one turned tile already reads better than the layout
     as judged (those readings, and the warnings naming the doubts, come from
@@ -2244,22 +2247,26 @@ def _combined_flips(
 
     singles = {g.key() for g in flipped}
     trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
-    score, current, g = min(trials, key=lambda t: t[0])
+    score = min(t[0] for t in trials)
     if score >= best.penalty:
         return []
-    # A pair giving a single turn's hand is no new reading, but a third turn may be.
-    out = [] if g.key() in singles else [replace(g, penalty=score)]
+    # The best few of each size are taken one turn further (a beam): the pair that reads
+    # best need not be part of the best three.
+    found = list(trials)
+    beam = sorted(trials, key=lambda t: t[0])[:FLIP_BEAM]
     for _ in range(MAX_FLIPS - 2):
-        more = [read(current | {det}) for det in pool if det not in current]
+        sets = {flips | {det} for _, flips, _ in beam for det in pool if det not in flips}
+        more = [read(flips) for flips in sorted(sets, key=sorted)]
         if not more:
             break
-        pen, flips, g = min(more, key=lambda t: t[0])
-        if pen >= score:
-            break
-        score, current = pen, flips
-        if g.key() not in singles:
-            out.append(replace(g, penalty=pen))
-    return out
+        found.extend(more)
+        beam = sorted(more, key=lambda t: t[0])[:FLIP_BEAM]
+    out: dict[tuple[Any, ...], Grouping] = {}
+    for pen, _, g in sorted(found, key=lambda t: t[0]):
+        # A set giving a single turn's hand is no new reading.
+        if pen < best.penalty and g.key() not in singles and g.key() not in out:
+            out[g.key()] = replace(g, penalty=pen)
+    return list(out.values())
 
 
 def _droppable(

@@ -372,6 +372,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "river_end_not_ura": {"URA_NEEDS_CLOSED_HAND": False},
     # the rule is in the re-reading of doubts together: it stays on, its pool narrowed
     "called_tiles_among_many_doubts": {"MAX_FLIPS": 4},
+    "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
 }
 
 
@@ -404,6 +405,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("discard_beyond_wall_not_dora", "WALL_TILES", 99),
         ("ura_beside_dora_past_hand_end", "RUN_BEYOND", 0.0),
         ("called_tiles_among_many_doubts", "FLIP_POOL", 6),
+        ("three_called_tiles_none_a_pair", "FLIP_BEAM", 1),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
