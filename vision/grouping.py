@@ -227,6 +227,11 @@ MAX_FLIPS = 4
 FLIP_POOL = 12
 #: Of each number of turned tiles, the best this many readings are taken one turn further.
 FLIP_BEAM = 3
+#: Doubts are re-read together only when the reading as judged leaves one of these: tiles
+#: out of place, or a chi called from the wrong player (its sideways tile misjudged).
+FLIP_WHEN = frozenset(
+    {"gap_in_concealed", "no_winning_tile", "unexpected_sideways", "chi_not_from_left"}
+)
 #: Other parses within this penalty of the best are returned as alternatives.
 ALTERNATIVE_MARGIN = 1.0
 #: ... and within this one they make the grouping ambiguous (a warning).
@@ -2236,8 +2241,7 @@ def _combined_flips(
     as judged (those readings, and the warnings naming the doubts, come from
     :func:`_consequential_doubts`); each turned tile costs :data:`P_DOUBT_FLIP`."""
     pool = list(geo.doubtful_sideways[:FLIP_POOL])
-    unexplained = {"gap_in_concealed", "no_winning_tile", "unexpected_sideways"}
-    if MAX_FLIPS < 2 or len(pool) < 2 or not unexplained & {w.code for w in best.warnings}:
+    if MAX_FLIPS < 2 or len(pool) < 2 or not FLIP_WHEN & {w.code for w in best.warnings}:
         return []
 
     def read(flips: frozenset[int]) -> tuple[float, frozenset[int], Grouping]:

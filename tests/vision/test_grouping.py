@@ -373,6 +373,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     # the rule is in the re-reading of doubts together: it stays on, its pool narrowed
     "called_tiles_among_many_doubts": {"MAX_FLIPS": 4},
     "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
+    "chi_called_tiles_misjudged": {"MAX_FLIPS": 4},
 }
 
 
@@ -406,6 +407,11 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("ura_beside_dora_past_hand_end", "RUN_BEYOND", 0.0),
         ("called_tiles_among_many_doubts", "FLIP_POOL", 6),
         ("three_called_tiles_none_a_pair", "FLIP_BEAM", 1),
+        (
+            "chi_called_tiles_misjudged",
+            "FLIP_WHEN",
+            frozenset({"gap_in_concealed", "no_winning_tile", "unexpected_sideways"}),
+        ),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
