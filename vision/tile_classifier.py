@@ -2,7 +2,7 @@
 
 Measured on the validation photos (``benchmarks/bench_detector_accuracy.py``), the detector
 puts a box on almost every tile (97% of the real-photos-hk tiles at confidence 0.05) but
-gives it the right class far less often: at 512 px a whole photo leaves a tile too few
+gives it the right class far less often: at 512-640 px a whole photo leaves a tile too few
 pixels to tell a 7s from an 8s. This stage crops every box from the decoded photo (which
 has several times the detector's pixels), turns it upright-ish (a landscape crop, a tile
 lying sideways, is rotated to portrait), and classifies it with a small CNN trained on crops
