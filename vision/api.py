@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from scoring.errors import AgariError, RequestError
@@ -79,3 +80,17 @@ def _check_context(context: Any) -> None:
         from scoring import api as scoring_api
 
         scoring_api.ruleset_summary(context["ruleset"])
+
+
+def context_from_json(text: str | None, *, what: str = "context") -> dict[str, Any] | None:
+    """A context given as JSON text (the ``/recognize`` form field, ``--context``): the
+    object, or None when empty. ``what`` names where it came from in the error."""
+    if text is None or not text.strip():
+        return None
+    try:
+        context = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RequestError(f"{what} is not valid JSON: {exc.msg}", code="bad_json") from None
+    if not isinstance(context, dict):
+        raise RequestError(f"{what} must be a JSON object of score request fields")
+    return context

@@ -70,25 +70,9 @@ def recognize() -> Any:
         raise RequestError(
             "send the photo as multipart/form-data in the field 'photo'", code="missing_photo"
         )
-    context = _form_context(request.form.get("context"))
+    context = vision.api.context_from_json(request.form.get("context"), what="the context field")
     checked = check_image(upload.read(), max_pixels=int(current_app.config["MAX_IMAGE_PIXELS"]))
     return jsonify(vision.api.recognize(checked.data, context=context))
-
-
-def _form_context(text: str | None) -> dict[str, Any] | None:
-    """The optional ``context`` form field: the JSON object ``/group`` takes as ``context``
-    (the ruleset and situation the hand will be scored under)."""
-    if text is None or not text.strip():
-        return None
-    try:
-        context = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RequestError(
-            f"the context field is not valid JSON: {exc.msg}", code="bad_json"
-        ) from None
-    if not isinstance(context, dict):
-        raise RequestError("context must be a JSON object of score request fields")
-    return context
 
 
 def ruleset_choices() -> list[dict[str, str]]:

@@ -229,14 +229,9 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
 def _recognize_context(args: argparse.Namespace) -> dict[str, Any] | None:
     """``--context JSON`` with ``--ruleset ID`` laid over it; None when neither is given."""
-    context: dict[str, Any] = {}
-    if args.context:
-        try:
-            context = json.loads(args.context)
-        except json.JSONDecodeError as exc:
-            raise RequestError(f"--context is not valid JSON: {exc.msg}", code="bad_json") from None
-        if not isinstance(context, dict):
-            raise RequestError("--context must be a JSON object of score request fields")
+    from vision.api import context_from_json
+
+    context = context_from_json(args.context, what="--context") or {}
     if args.ruleset:
         context = {**context, "ruleset": args.ruleset}
     return context or None

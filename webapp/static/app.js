@@ -551,13 +551,10 @@
   function scoreRequest() {
     const H = state.hand, S = situation();
     const req = {
-      ruleset: S.ruleset, closed: T.pack(H.closed), win_tile: H.win, win: S.win,
+      ...scoreSituation(), closed: T.pack(H.closed), win_tile: H.win,
       melds: H.melds.map((m) => m.kind === "ankan" ? {kind: m.kind, tiles: T.pack(m.tiles)} : {kind: m.kind, tiles: T.pack(m.tiles), from: m.from}),
-      round_wind: S.round_wind, seat_wind: S.seat_wind,
       dora_indicators: H.dora.slice(), ura_indicators: H.ura.slice(),
-      flags: S.flags, honba: S.honba, riichi_sticks: S.riichi_sticks,
     };
-    if (S.win === "ron") req.discarder = S.discarder;
     if (S.pao) req.pao = S.pao;
     return req;
   }
@@ -605,7 +602,8 @@
     return context;
   }
 
-  // The situation's fields as a score request carries them (discarder only for a ron).
+  // The situation's fields as a score request carries them (discarder only for a ron;
+  // pao, which only the score request takes, is left to scoreRequest).
   function scoreSituation() {
     const S = situation();
     const req = {ruleset: S.ruleset, win: S.win, round_wind: S.round_wind, seat_wind: S.seat_wind,
