@@ -47,6 +47,18 @@
     score: null,
     seq: 0,
     overlay: loadOverlay(),
+    // The photo's reading depends on the situation (a closed kan's hidden red five exists
+    // only under rules with red fives; the unsure tiles' what-if scores on every field), so
+    // it is read again whenever the situation changes. readContext: the context (JSON) the
+    // reading in `recog` was made under; base: the reading (page form) the hand on screen
+    // started from, and baseRef where it is in `recog`; pinned: places the user changed
+    // that a later reading must not overwrite though they equal it now; keptKeys: those
+    // whose new reading differs, named by the note (its button takes the reading there).
+    readContext: null,
+    base: null,
+    baseRef: null,
+    pinned: new Set(),
+    keptKeys: [],
   };
 
   function loadOverlay() {
@@ -90,7 +102,7 @@
     status.textContent = "";
     status.className = "status";
     const url = URL.createObjectURL(blob);
-    loadRecognition(body, url);
+    loadRecognition(body, url, JSON.stringify(context));
     history.pushState({view: "result"}, "", "#result");
     show("result");
   }
@@ -122,19 +134,48 @@
     };
   }
 
-  function loadRecognition(rec, photoUrl) {
-    state.recog = rec;
-    const hand = rec.hand;
-    let H = {closed: [], win: null, melds: [], dora: [], ura: []};
-    if (hand) {
-      H = handFrom(hand);
-      if (hand.win) setRadio("win", hand.win);
-    } else {
-      const tiles = (rec.hand_tiles || []).map((x) => x.replace("'", "")).filter((x) => T.isTile(x) && x !== "x");
-      H.win = tiles.length ? tiles[tiles.length - 1] : null;
-      H.closed = tiles.slice(0, -1);
+  // The photo's own reading as the editor holds it: the grouping's hand, or when the tiles
+  // form none, the hand's tiles in reading order with the last one as the winning tile.
+  function readingHand(rec) {
+    if (rec.hand) return handFrom(rec.hand);
+    const H = {closed: [], win: null, melds: [], dora: [], ura: []};
+    const tiles = (rec.hand_tiles || []).map((x) => x.replace("'", "")).filter((x) => T.isTile(x) && x !== "x");
+    H.win = tiles.length ? tiles[tiles.length - 1] : null;
+    H.closed = tiles.slice(0, -1);
+    return H;
+  }
+
+  // The reading a hand was taken from (`ref`), looked up in a grouping response: the
+  // photo's reading, an unsure tile's candidate, or another grouping. Null when gone.
+  function readingOf(rec, ref) {
+    if (!ref || ref.kind === "reading") return readingHand(rec);
+    if (ref.kind === "candidate") {
+      const u = (rec.uncertain || []).find((x) => x && x.detection === ref.detection);
+      const c = u && (u.candidates || []).find((x) => x.tile === ref.tile);
+      return c && c.hand ? handFrom(c.hand) : null;
     }
+    const alt = (rec.alternatives || []).filter((a) => a && a.hand)[ref.index];
+    return alt ? handFrom(alt.hand) : null;
+  }
+
+  const copyHand = (H) => JSON.parse(JSON.stringify(H));
+
+  // The hand on screen is replaced by a reading (photo, candidate, other grouping): the
+  // user's changes start again from it.
+  function setBase(H, ref) {
     state.hand = H;
+    state.base = copyHand(H);
+    state.baseRef = ref;
+    state.pinned = new Set();
+    state.keptKeys = [];
+    showReread(null);
+  }
+
+  function loadRecognition(rec, photoUrl, contextKey) {
+    state.recog = rec;
+    state.readContext = contextKey || null;
+    if (rec.hand && rec.hand.win) setRadio("win", rec.hand.win);
+    setBase(readingHand(rec), {kind: "reading"});
     state.tileWarnings = {};
     renderPhoto(rec, photoUrl);
     renderWarnings(rec);
@@ -277,7 +318,7 @@
       const row = h("span", {class: "tiles mini"}, ...H.closed.map((c) => T.svg(c)), h("span", {class: "sep"}),
         H.win ? T.svg(H.win) : null, ...H.melds.map((m) => h("span", {class: "mini-meld"}, ...m.tiles.map((c) => T.svg(c)))));
       return h("li", null, h("button", {type: "button", class: "cand grouping", "data-grouping": i, title: t("use_this"),
-        onclick: () => { state.hand = handFrom(a.hand); state.tileWarnings = {}; state.selected = null; renderHand(); scheduleScore(); }},
+        onclick: () => { setBase(handFrom(a.hand), {kind: "grouping", index: i}); state.tileWarnings = {}; state.selected = null; renderHand(); scheduleScore(); }},
         row, h("span", {class: "small", text: t("use_this")})));
     }));
   }
@@ -285,7 +326,7 @@
   function takeCandidate(u, c) {
     state.detectionPlace = {};
     if (c.hand) {
-      state.hand = handFrom(c.hand);
+      setBase(handFrom(c.hand), {kind: "candidate", detection: u.detection, tile: c.tile});
     } else {
       replaceTile(u.tile, c.tile);
       return;
@@ -568,6 +609,13 @@
   async function computeScore() {
     const body = $("#score-body");
     const seq = ++state.seq;
+    // A new situation: the photo is read again under it before the hand is scored, so that
+    // the score never shows a reading made under other rules.
+    if (needsReread()) {
+      body.classList.add("busy");
+      await reread();
+      if (seq !== state.seq) return; // a newer request is on its way
+    }
     if (!state.hand.win) {
       body.replaceChildren(h("p", {class: "muted", text: t("need_win_tile")}));
       app.dataset.scoreSeq = String(seq);
@@ -590,7 +638,6 @@
     if (!data.error) maybePublish(req, data);
     // Other features (the table ledger's "record this win") listen for the latest score.
     document.dispatchEvent(new CustomEvent("agari:scored", {detail: {request: req, score: data.error ? null : data}}));
-    refreshUncertain(req);
   }
 
   // The score request's fields that are not the hand: what /group and /recognize take as context.
@@ -612,26 +659,175 @@
     return req;
   }
 
-  // The what-if scores of uncertain tiles depend on the situation (ron or tsumo, winds,
-  // riichi...): ask the grouping step again with it whenever it changes.
-  async function refreshUncertain(req) {
+  function currentContextKey() {
+    return JSON.stringify(situationContext(scoreSituation()));
+  }
+
+  function needsReread() {
     const rec = state.recog;
-    if (!rec || !(rec.uncertain || []).length) return;
-    const context = situationContext(req);
+    return !!(rec && (rec.detections || []).length && state.readContext !== currentContextKey());
+  }
+
+  // Read the photo again under the current situation: the grouping step alone (`/group`),
+  // from the detections kept here, so the photo is not sent again. Its hand replaces the
+  // places of the hand the user left as read; what the user changed stays.
+  async function reread() {
+    const rec = state.recog;
+    const context = situationContext(scoreSituation());
     const key = JSON.stringify(context);
-    if (key === state.uncertainContext) return;
-    state.uncertainContext = key;
     const keep = ["tile", "box", "confidence", "sideways", "candidates"];
     const detections = (rec.detections || []).map((d) => Object.fromEntries(keep.filter((k) => d[k] !== undefined).map((k) => [k, d[k]])));
+    let data;
     try {
       const resp = await fetch("/api/v1/group", {method: "POST", headers: {"Content-Type": "application/json"},
         body: JSON.stringify({width: rec.width, height: rec.height, detections: detections, context: context})});
-      if (!resp.ok) return;
-      const data = await resp.json();
-      if (key !== state.uncertainContext) return;
-      rec.uncertain = data.uncertain || rec.uncertain;
-      renderCandidates(rec);
-    } catch (e) { /* the candidates keep their earlier scores */ }
+      data = await resp.json();
+      if (!resp.ok) throw new Error((data.error && data.error.code) || String(resp.status));
+    } catch (e) {
+      // The hand and the candidates stay as read before; say so rather than show them as new.
+      if (state.recog === rec && key === currentContextKey()) showReread({kind: "failed", text: t("reread_failed")});
+      return;
+    }
+    // Another photo, or the situation changed again while this one was on its way.
+    if (state.recog !== rec || key !== currentContextKey()) return;
+    applyReread({...rec, ...data}, key);
+  }
+
+  function applyReread(fresh, key) {
+    const before = copyHand(state.hand);
+    const reading = readingOf(fresh, state.baseRef);
+    state.recog = fresh;
+    state.readContext = key;
+    if (!state.base || !reading) {
+      // The hand came from no reading of this photo that still exists: it stays as it is.
+      state.base = null;
+      renderCandidates(fresh);
+      renderGroupings(fresh);
+      return;
+    }
+    const merged = mergeReading(state.base, state.hand, reading, state.pinned);
+    state.hand = merged.hand;
+    state.base = copyHand(reading);
+    state.pinned = merged.pinned;
+    if (merged.kept.length) state.keptKeys = merged.keptKeys;
+    if (!merged.pinned.size) {
+      // Nothing of the user's: the hand is the new reading, warnings placed on it again.
+      state.tileWarnings = {};
+      renderWarnings(fresh);
+    }
+    const changes = describeChanges(before, state.hand);
+    if (changes.length) state.selected = null;
+    renderCandidates(fresh);
+    renderGroupings(fresh);
+    renderHand();
+    if (merged.kept.length) {
+      showReread({kind: "kept", text: t("reread_kept", {changes: merged.kept.join(", ")}), button: true});
+    } else if (changes.length) {
+      showReread({kind: merged.pinned.size ? "merged" : "updated",
+        text: t(merged.pinned.size ? "reread_merged" : "reread_updated", {changes: changes.join(", ")})});
+    }
+  }
+
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+  // Three-way merge of a new reading of the photo into the hand on screen, place by place
+  // (each tile where the parts have the same length, else the whole part): a place the
+  // user left as the old reading had it takes the new reading; a place the user changed
+  // (or changed before: `pinned`) keeps the user's. `kept`: the user's places whose reading
+  // changed to something else, told to the user with the new reading.
+  function mergeReading(base, mine, fresh, pinned) {
+    const nowPinned = new Set();
+    const kept = [], keptKeys = [];
+    const pick = (key, b, m, f, show, label) => {
+      if (!pinned.has(key) && same(m, b)) return copyHand(f === undefined ? null : f);
+      nowPinned.add(key);
+      if (!same(b, f) && !same(m, f)) { kept.push(label + ": " + show(b) + " → " + show(f)); keptKeys.push(key); }
+      return m;
+    };
+    const list = (key, b, m, f, label) => (b.length === m.length && m.length === f.length && !pinned.has(key)
+      ? m.map((_, i) => pick(key + ":" + i, b[i], m[i], f[i], String, label))
+      : pick(key, b, m, f, T.pack, label));
+    const showMeld = (x) => t("meld_" + x.kind) + " " + T.pack(x.tiles);
+    const melds = (base.melds.length === mine.melds.length && mine.melds.length === fresh.melds.length && !pinned.has("melds"))
+      ? mine.melds.map((m, i) => {
+        const b = base.melds[i], f = fresh.melds[i], k = "meld:" + i, label = t("meld") + " " + (i + 1);
+        const kind = pick(k + ":kind", b.kind, m.kind, f.kind, (x) => t("meld_" + x), label);
+        const from = pick(k + ":from", b.from, m.from, f.from, (x) => t("from_" + x), label);
+        return {kind: kind, tiles: list(k, b.tiles, m.tiles, f.tiles, label), from: from};
+      })
+      : pick("melds", base.melds, mine.melds, fresh.melds, (x) => x.map(showMeld).join(" ") || "—", t("meld"));
+    const hand = {
+      closed: list("closed", base.closed, mine.closed, fresh.closed, t("concealed")),
+      win: pick("win", base.win, mine.win, fresh.win, (x) => x || "—", t("win_tile")),
+      melds: melds,
+      dora: list("dora", base.dora, mine.dora, fresh.dora, t("dora_indicators")),
+      ura: list("ura", base.ura, mine.ura, fresh.ura, t("ura_indicators")),
+    };
+    return {hand: hand, pinned: nowPinned, kept: kept, keptKeys: keptKeys};
+  }
+
+  // The value at a merge place ("closed", "closed:3", "win", "melds", "meld:0", "meld:0:2",
+  // "meld:0:kind", ...) of a hand, and putting one there; undefined when the place is gone.
+  function placeOf(H, key) {
+    const [part, a, b] = key.split(":");
+    if (part === "meld") {
+      const m = H.melds[Number(a)];
+      if (!m || b === undefined) return m && {obj: m, field: "tiles"};
+      if (b === "kind" || b === "from") return {obj: m, field: b};
+      return Number(b) < m.tiles.length ? {obj: m.tiles, field: Number(b)} : undefined;
+    }
+    if (a === undefined) return {obj: H, field: part};
+    return Number(a) < H[part].length ? {obj: H[part], field: Number(a)} : undefined;
+  }
+
+  // What changed between two hands, part by part, for a person ("Closed kan 0555m → 5555m").
+  function describeChanges(a, b) {
+    const out = [];
+    const part = (label, x, y) => { if (x !== y) out.push(label + " " + x + " → " + y); };
+    part(t("concealed"), T.pack(a.closed), T.pack(b.closed));
+    part(t("win_tile"), a.win || "—", b.win || "—");
+    const n = Math.max(a.melds.length, b.melds.length);
+    for (let i = 0; i < n; i++) {
+      const x = a.melds[i], y = b.melds[i];
+      const show = (m) => (m ? T.pack(m.tiles) : "—");
+      part(t("meld_" + ((y || x).kind)), x && y && x.kind !== y.kind ? t("meld_" + x.kind) + " " + show(x) : show(x), show(y));
+    }
+    part(t("dora_indicators"), T.pack(a.dora), T.pack(b.dora));
+    part(t("ura_indicators"), T.pack(a.ura), T.pack(b.ura));
+    return out;
+  }
+
+  // The note above the hand after a new reading: what changed, what of the user's stayed
+  // (with a button to take the photo's reading instead), or that the reading failed.
+  function showReread(note) {
+    const box = $("#reread-note");
+    if (!box) return;
+    box.hidden = !note;
+    if (!note) { box.replaceChildren(); delete box.dataset.kind; return; }
+    box.dataset.kind = note.kind;
+    fill(box, h("span", {text: "↻ " + note.text}),
+      note.button ? h("button", {type: "button", class: "btn small", id: "reread-use-photo", onclick: usePhotoReading}, t("reread_use_photo")) : null);
+  }
+
+  // The user asks for the photo's reading under the current situation in place of their
+  // own, at the places the note named; their other corrections stay.
+  function usePhotoReading() {
+    if (!state.base) return;
+    for (const key of state.keptKeys || []) {
+      const to = placeOf(state.hand, key), from = placeOf(state.base, key);
+      if (!to || !from) continue;
+      to.obj[to.field] = copyHand(from.obj[from.field]);
+      state.pinned.delete(key);
+    }
+    state.keptKeys = [];
+    showReread(null);
+    state.selected = null;
+    if (!state.pinned.size && same(state.hand, state.base)) {
+      state.tileWarnings = {};
+      renderWarnings(state.recog);
+    }
+    renderHand();
+    scheduleScore();
   }
 
   // What the winner says at the table; `withHead` adds the limit or han and fu in front.
