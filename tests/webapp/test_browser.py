@@ -8,9 +8,6 @@ look at: a phone-sized and a desktop-sized result page, and the overlay.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,47 +17,29 @@ import pytest
 import scoring.api
 from scoring.errors import AgariError
 from scoring.ruleset import list_rulesets
+from tests.webapp.browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    WAIT_MS,
+    install_chromium,
+    screenshot,
+    wait_points,
+)
 from tests.webapp.conftest import LiveServer
 from webapp import create_app
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "artifacts" / "webapp"
-CHROMIUM = Path("/usr/bin/chromium")
 EXAMPLE = REPO / "webapp" / "examples" / "example-hand.jpg"
 EXAMPLE_TRUTH = REPO / "webapp" / "examples" / "example-hand.json"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1400, "height": 900}
-WAIT_MS = 20_000
-
-
-def _install_chromium() -> None:
-    """Install Debian's chromium when absent (CI runs as root); never Playwright's download."""
-    if CHROMIUM.exists():
-        return
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.fail(f"{CHROMIUM} is missing; install Debian's 'chromium' package (as root)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium"]
-    if subprocess.run(install, env=env, capture_output=True, check=False).returncode != 0:
-        subprocess.run(["apt-get", "update"], env=env, capture_output=True, check=True)
-        subprocess.run(install, env=env, capture_output=True, check=True)
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    _install_chromium()
+    install_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -77,29 +56,12 @@ def server() -> Iterator[LiveServer]:
         yield live
 
 
-def _shot(page: Any, name: str) -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
-    return path
-
-
 def _points(req: dict[str, Any]) -> int | None:
     """What the real scoring function says (None for an error)."""
     try:
         return int(scoring.api.score(json.loads(json.dumps(req)))["points"])
     except AgariError:
         return None
-
-
-def _wait_points(page: Any, points: int) -> None:
-    page.wait_for_function(
-        "p => { const el = document.querySelector('#points');"
-        " return el && el.dataset.points === String(p); }",
-        arg=points,
-        timeout=WAIT_MS,
-    )
 
 
 def _tap_tiles(page: Any, tiles: list[str]) -> None:
@@ -160,14 +122,14 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     page.click("#palette-done")
     tenhou = _points(HAND_REQUEST)
     assert tenhou is not None
-    _wait_points(page, tenhou)
+    wait_points(page, tenhou)
     assert page.locator("#score-body [data-yaku='aka_dora']").count() == 1
-    _shot(page, "phone-result-tenhou")
+    screenshot(page, "webapp", "phone-result-tenhou")
 
     # Another ruleset: the page asks the server again and shows that ruleset's score.
     rid, other = _other_ruleset(HAND_REQUEST, tenhou)
     page.select_option("#ruleset", rid)
-    _wait_points(page, other)
+    wait_points(page, other)
 
     # Correct a tile from the palette: the red five of sou becomes a plain five.
     page.click("#zone-closed [data-tile='0s']")
@@ -176,10 +138,10 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     corrected = HAND_REQUEST | {"ruleset": rid, "closed": "6m234p456s"}
     after = _points(corrected)
     assert after is not None and after != other
-    _wait_points(page, after)
+    wait_points(page, after)
     assert page.locator("#zone-closed [data-tile='0s']").count() == 0
     assert page.locator("#score-body [data-yaku='aka_dora']").count() == 1  # 0p in a chi
-    _shot(page, "phone-result-corrected")
+    screenshot(page, "webapp", "phone-result-corrected")
 
     # Regroup: the 2p becomes the winning tile and the old winning 6m goes back into the
     # concealed part; then a concealed tile goes into a new meld and back.
@@ -190,7 +152,7 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     current = corrected | {"closed": "66m34p456s", "win_tile": "2p"}
     regrouped = _points(current)
     assert regrouped is not None
-    _wait_points(page, regrouped)
+    wait_points(page, regrouped)
     page.click("#zone-closed [data-tile='4s']")
     page.click("#palette-to-meld")
     assert page.locator("#melds .meld").count() == 3
@@ -198,7 +160,7 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     page.click("#palette-to-closed")
     assert page.locator("#melds .meld").count() == 2
     assert page.locator("#zone-closed [data-tile='4s']").count() == 1
-    _wait_points(page, regrouped)
+    wait_points(page, regrouped)
 
     # The overlay: created from the result page, opened like OBS would (no token).
     page.click("#overlay-create")
@@ -214,21 +176,21 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
         arg=regrouped,
         timeout=WAIT_MS,
     )
-    _shot(obs, "overlay-first")
+    screenshot(obs, "webapp", "overlay-first")
 
     # A change on the result page reaches the overlay by itself.
     page.check("input[name='win'][value='tsumo']")
     tsumo_req = {k: v for k, v in current.items() if k != "discarder"} | {"win": "tsumo"}
     tsumo = _points(tsumo_req)
     assert tsumo is not None
-    _wait_points(page, tsumo)
+    wait_points(page, tsumo)
     obs.wait_for_function(
         "p => document.querySelector('#card-points').textContent === String(p)",
         arg=tsumo,
         timeout=WAIT_MS,
     )
     assert int(obs.locator("#overlay").get_attribute("data-version") or 0) >= 2
-    _shot(obs, "overlay-updated")
+    screenshot(obs, "webapp", "overlay-updated")
     viewer.close()
     phone.close()
     assert errors == []
@@ -266,7 +228,7 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     page.wait_for_function(
         "() => document.querySelector('#app').dataset.scoreSeq !== undefined", timeout=WAIT_MS
     )
-    _shot(page, "desktop-photo-result")
+    screenshot(page, "webapp", "desktop-photo-result")
 
     # Correct one concealed tile towards the truth (or, if all are right, change one and
     # change it back): each tap asks for a new score.
@@ -280,7 +242,7 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     if recognized.get("hand") and recognized.get("layout"):
         # The palette shows what the camera saw of the tile being corrected.
         page.wait_for_selector("#palette-crop:not([hidden])", timeout=WAIT_MS)
-    _shot(page, "desktop-photo-palette")
+    screenshot(page, "webapp", "desktop-photo-palette")
     page.click(f"#palette-tiles [data-tile='{target}']")
     page.wait_for_function(
         "s => Number(document.querySelector('#app').dataset.scoreSeq) > s",
@@ -289,16 +251,16 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     )
     assert page.locator(f"#zone-closed [data-tile='{target}']").count() >= 1
     assert truth["win_tile"]  # the truth file is the generator's, for a person to compare
-    _shot(page, "desktop-photo-corrected")
+    screenshot(page, "webapp", "desktop-photo-corrected")
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     mobile = phone.new_page()
     mobile.goto(server.url + "/")
     mobile.set_input_files("#upload-input", str(EXAMPLE))
     mobile.wait_for_selector("#result:not([hidden])", timeout=60_000)
-    _shot(mobile, "phone-photo-result")
+    screenshot(mobile, "webapp", "phone-photo-result")
     mobile.click("#photo-zoom")  # the photo at 2.5x, scrolled sideways, boxes still on it
     assert "zoomed" in (mobile.locator("#photo-wrap").get_attribute("class") or "")
-    _shot(mobile, "phone-photo-zoomed")
+    screenshot(mobile, "webapp", "phone-photo-zoomed")
     phone.close()
     desktop.close()
     assert errors == []
@@ -309,7 +271,7 @@ def test_home_page_and_language_switch(browser: Any, server: LiveServer) -> None
     page = phone.new_page()
     page.goto(server.url + "/")
     assert page.locator("#camera-input").get_attribute("capture") == "environment"
-    _shot(page, "phone-home")
+    screenshot(page, "webapp", "phone-home")
     page.click(".langs a[lang='ko']")
     page.wait_for_selector("html[lang='ko']")
     assert "사진" in page.inner_text("h1")
@@ -338,7 +300,7 @@ def test_home_page_and_language_switch(browser: Any, server: LiveServer) -> None
     page.fill("#notation", "111222333m456p5s 5s")
     page.check("input[name='flags'][value='riichi']")
     page.click("#notation-form button")
-    _wait_points(page, expected["points"])
+    wait_points(page, expected["points"])
     assert page.locator("#score-body .alts .alt").count() == len(expected["alternatives"])
     phone.close()
 

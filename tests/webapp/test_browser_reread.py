@@ -23,9 +23,9 @@ import scoring.api
 import vision.recognition
 from datasets.classes import BACK, CLASS_NAMES
 from tests.vision.grouping_layout import lay_out, to_detections
+from tests.webapp.browser_support import in_own_thread, screenshot, wait_points
 from tests.webapp.conftest import LiveServer
-from tests.webapp.test_browser import DESKTOP, EXAMPLE, _shot, _wait_points
-from tests.webapp.test_ledger_browser import _in_own_thread
+from tests.webapp.test_browser import DESKTOP, EXAMPLE
 from vision.detections import Detections
 from vision.image_io import Photo
 from webapp import create_app
@@ -155,18 +155,18 @@ def _candidate_points(page: Any) -> dict[str, str]:
 # Each scenario runs with a Playwright of its own in a thread of its own: the sync API
 # allows one per thread, and test_browser.py keeps its own open for the whole session.
 def test_changing_the_ruleset_reads_the_hidden_red_five_again(server: LiveServer) -> None:
-    _in_own_thread(_ruleset_change, server)
+    in_own_thread(_ruleset_change, server)
 
 
 def test_a_hand_corrected_by_hand_keeps_the_corrections(server: LiveServer) -> None:
-    _in_own_thread(_corrected_hand, server)
+    in_own_thread(_corrected_hand, server)
 
 
 def _ruleset_change(browser: Any, server: LiveServer) -> None:
     context, page, errors = _open(browser, server)
     red, plain = _ankan("0555m"), _ankan("5555m")
     tenhou = _points("tenhou", "123p789s1122z", red)
-    _wait_points(page, tenhou)
+    wait_points(page, tenhou)
     # Read under Tenhou's rules: the kan's hidden five is the red one (aka dora).
     assert _kan(page) == ["0m", "5m", "5m", "5m"]
     assert page.locator("#score-body [data-yaku='aka_dora']").count() == 1
@@ -182,7 +182,7 @@ def _ruleset_change(browser: Any, server: LiveServer) -> None:
     note = page.locator("#reread-note")
     assert note.is_visible() and note.get_attribute("data-kind") == "updated"
     assert "0555m → 5555m" in note.inner_text()
-    _shot(page, "desktop-reread-updated")
+    screenshot(page, "webapp", "desktop-reread-updated")
     # The unsure tile's what-if scores follow the new rules too.
     assert _candidate_points(page) == {UNSURE: str(ema), RUNNER_UP: str(ema)}
 
@@ -204,7 +204,7 @@ def _ruleset_change(browser: Any, server: LiveServer) -> None:
 def _corrected_hand(browser: Any, server: LiveServer) -> None:
     context, page, errors = _open(browser, server)
     red, plain = _ankan("0555m"), _ankan("5555m")
-    _wait_points(page, _points("tenhou", "123p789s1122z", red))
+    wait_points(page, _points("tenhou", "123p789s1122z", red))
     # The user corrects the unsure 1p: it is a 4p (scores the same; hence the wait for a
     # new score, not for new points).
     corrected = "234p789s1122z"
@@ -245,7 +245,7 @@ def _corrected_hand(browser: Any, server: LiveServer) -> None:
     assert "4p" in _closed(page) and UNSURE not in _closed(page)
     assert note.get_attribute("data-kind") == "kept"
     assert "5m → 0m" in note.inner_text()
-    _shot(page, "desktop-reread-kept")
+    screenshot(page, "webapp", "desktop-reread-kept")
 
     # Asked to, the page takes the photo's reading there, and there only: the 4p stays.
     _change(page, lambda: page.click("#reread-use-photo"), tenhou)

@@ -7,51 +7,19 @@ table's overlay follow every change by itself. Screenshots go to ``artifacts/led
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.webapp.browser_support import WAIT_MS, in_own_thread, screenshot
 from tests.webapp.conftest import LiveServer
-from tests.webapp.test_browser import CHROMIUM, CHROMIUM_ARGS, _install_chromium
 from webapp import create_app
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "ledger"
-WAIT_MS = 20_000
 PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
-
-
-def _in_own_thread(scenario: Any, *args: Any) -> None:
-    """Run ``scenario(chromium, *args)`` with a Playwright of its own, in a thread of its
-    own: the sync API allows one Playwright per thread, and the web app's browser tests
-    keep theirs open for the whole session."""
-    failure: list[BaseException] = []
-
-    def target() -> None:
-        from playwright.sync_api import sync_playwright
-
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                try:
-                    scenario(browser, *args)
-                finally:
-                    browser.close()
-        except BaseException as exc:  # re-raised in the test's thread below
-            failure.append(exc)
-
-    _install_chromium()
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(timeout=240)
-    if thread.is_alive():
-        pytest.fail("the browser scenario did not finish within 240 s")
-    if failure:
-        raise failure[0]
 
 
 @pytest.fixture
@@ -60,11 +28,6 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
     with LiveServer(app) as live:
         yield live
     app.extensions["agari.ledger"].dispose()
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def _scores(page: Any) -> list[int]:
@@ -81,7 +44,7 @@ def _wait_overlay(obs: Any, seat: str, score: int) -> None:
 
 
 def test_referee_records_undoes_and_the_overlay_follows(server: LiveServer) -> None:
-    _in_own_thread(_referee_scenario, server)
+    in_own_thread(_referee_scenario, server)
 
 
 def _referee_scenario(chromium: Any, server: LiveServer) -> None:
@@ -135,8 +98,8 @@ def _referee_scenario(chromium: Any, server: LiveServer) -> None:
     )
     assert _scores(page) == [35500, 14500, 25500, 23500]
     _wait_overlay(obs, "W", 25500)
-    _shot(page, "table-two-hands")
-    _shot(obs, "overlay-two-hands")
+    screenshot(page, "ledger", "table-two-hands")
+    screenshot(obs, "ledger", "overlay-two-hands")
 
     # Undo hand 2: back to the scores after hand 1, on the page and on the overlay.
     page.click(".ledger-undo")
@@ -169,8 +132,8 @@ def _referee_scenario(chromium: Any, server: LiveServer) -> None:
     assert "recorded as hand 2 (E1-1)" in result.inner_text("#ledger-record-status")
     _wait_overlay(obs, "S", 13000 + 4200)
     _wait_overlay(obs, "W", 25000 - 4200)
-    _shot(result, "result-page-recorded")
-    _shot(obs, "overlay-after-result-page")
+    screenshot(result, "ledger", "result-page-recorded")
+    screenshot(obs, "ledger", "overlay-after-result-page")
 
     # Back on the table page: a non-dealer tsumo typed as "700-1300" (East 2, S deals).
     page.reload()
@@ -198,7 +161,7 @@ def _referee_scenario(chromium: Any, server: LiveServer) -> None:
     )
     assert _scores(page) == [36300, 15900, 20100, 27700]
     _wait_overlay(obs, "N", 27700)
-    _shot(page, "table-four-hands")
+    screenshot(page, "ledger", "table-four-hands")
 
     # Without the token nothing changes: a second browser without it is refused.
     stranger = chromium.new_context().new_page()
