@@ -418,15 +418,15 @@ def test_each_fix_is_what_reads_its_fixture(
     name: str, setting: str, value: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without the rule (the setting as it was), the fixture reads wrong: the fixture tests it."""
-    import vision.grouping as grouping
+    from vision.grouping import settings
 
     data = json.loads((FIXTURES / f"{name}.json").read_text())
     assert group(data["request"])["hand"] == data["expected"]["hand"]
     # Doubtful sideways tiles re-read together could make up for any one rule: off here.
-    monkeypatch.setattr(grouping, "MAX_FLIPS", 0)
+    monkeypatch.setattr(settings, "MAX_FLIPS", 0)
     for other, off in ALSO_OFF.get(name, {}).items():
-        monkeypatch.setattr(grouping, other, off)
-    monkeypatch.setattr(grouping, setting, value)
+        monkeypatch.setattr(settings, other, off)
+    monkeypatch.setattr(settings, setting, value)
     assert group(data["request"])["hand"] != data["expected"]["hand"]
 
 
@@ -436,21 +436,21 @@ def test_spacing_and_near_edge_offset_find_a_sideways_tile_where_boxes_cannot() 
     own centre sits 0.17 pitch nearer the player (the near edges line up)."""
     import numpy as np
 
-    import vision.grouping as grouping
+    from vision.grouping import row_geometry
 
     places = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.6, 7.77, 8.94]  # gap, then upright-S-upright
     edge = np.zeros(9)
     edge[7] = 0.17
     c = np.array(places) * np.sqrt(0.5)
     boxes = np.stack([c * 40, c * 40, c * 40 + 50, c * 40 + 50], axis=1)
-    judged, margin, units = grouping._spacing_judgement(
+    judged, margin, units = row_geometry._spacing_judgement(
         boxes, np.array(places) * 40, edge, np.zeros(9), player_side=1
     )
     assert judged.tolist() == [False] * 7 + [True, False]
     assert margin[7] > 0 and units is not None
     # The other side of the row for the player: the offset now speaks against it, and the
     # spacing alone is not enough to call it sideways.
-    judged, _, _ = grouping._spacing_judgement(
+    judged, _, _ = row_geometry._spacing_judgement(
         boxes, np.array(places) * 40, edge, np.zeros(9), player_side=-1
     )
     assert not judged[7]
@@ -461,13 +461,13 @@ def test_a_far_dora_is_named_only_when_no_indicator_is_in_reach(
 ) -> None:
     """The far-indicator warning names the lone tile; with the reach wide enough the same
     tile is read as the dora and the warning goes."""
-    import vision.grouping as grouping
+    from vision.grouping import settings
 
     data = json.loads((FIXTURES / "doubt" / "dora_beyond_reach.json").read_text())
     out = group(data["request"])
     warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
     assert warning["tiles"] == data["expected"]["hand"]["dora_indicators"]
-    monkeypatch.setattr(grouping, "INDICATOR_REACH", grouping.FAR_INDICATOR_REACH)
+    monkeypatch.setattr(settings, "INDICATOR_REACH", settings.FAR_INDICATOR_REACH)
     wide = group(data["request"])
     assert wide["hand"] == data["expected"]["hand"]
     assert "possible_indicators" not in _codes(wide)

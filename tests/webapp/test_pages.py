@@ -121,7 +121,8 @@ def test_every_grouping_warning_has_a_short_label_in_every_language() -> None:
 
     from vision import grouping
 
-    source = Path(grouping.__file__).read_text(encoding="utf-8")
+    package = Path(grouping.__file__).parent
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted(package.glob("*.py")))
     codes = set(re.findall(r'GroupingWarning\(\s*"([a-z_]+)"', source))
     assert len(codes) > 20
     for lang in LANGUAGES:

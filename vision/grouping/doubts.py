@@ -1,0 +1,270 @@
+"""Doubtful judgements re-read (sideways tiles, tiles that may be extra), and the
+photo-wide warnings (tile counts, low confidence)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from vision.grouping import settings
+from vision.grouping.hand_row import _read_row, _read_row_splits
+from vision.grouping.row_geometry import RowGeometry
+from vision.grouping.values import Detection, Grouping, GroupingWarning, _kind
+
+
+def _read_settled(
+    members: list[int], dets: Sequence[Detection], kept: Sequence[int], names: tuple[str, ...]
+) -> tuple[list[Grouping], list[GroupingWarning], list[GroupingWarning]]:
+    """A row read again as the hand (another set of members): its readings best first with
+    its doubts settled (:func:`_settle_doubts`), the doubts' warnings and the row's own."""
+    cands, geo, row_warnings, split = _read_row_splits(members, dets, kept, names)
+    cands, doubts = _settle_doubts(cands, geo, members, dets, kept, names, split)
+    return cands, doubts, row_warnings
+
+
+def _settle_doubts(
+    candidates: list[Grouping],
+    geo: RowGeometry,
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+    split: int | None,
+) -> tuple[list[Grouping], list[GroupingWarning]]:
+    """The row's readings with those its doubtful judgements give, best first, and the
+    doubts' warnings. A doubtful judgement taken the other way can explain the layout
+    better (a tile just past the sideways threshold that completes a meld): the best
+    reading wins either way."""
+    candidates = sorted(candidates, key=lambda g: g.penalty)
+    doubts, flipped = _consequential_doubts(candidates[0], geo, members, dets, kept, names, split)
+    combined = _combined_flips(candidates[0], flipped, geo, members, dets, kept, names, split)
+    return sorted([*candidates, *flipped, *combined], key=lambda g: g.penalty), doubts
+
+
+def _combined_flips(
+    best: Grouping,
+    flipped: Sequence[Grouping],
+    geo: RowGeometry,
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+    split: int | None,
+) -> list[Grouping]:
+    """Doubtful sideways judgements taken the other way together (every pair among the
+    :data:`FLIP_POOL` nearest the threshold, then the best :data:`FLIP_BEAM` of each size
+    one turn further): two melds whose called tiles both sit near the threshold (a row seen
+    obliquely, standing tiles beside flat ones) need both turned before either hand
+    reads well. Starts only when one turned tile already reads better than the layout
+    as judged (those readings, and the warnings naming the doubts, come from
+    :func:`_consequential_doubts`); each turned tile costs :data:`P_DOUBT_FLIP`."""
+    pool = list(geo.doubtful_sideways[: settings.FLIP_POOL])
+    if (
+        settings.MAX_FLIPS < 2
+        or len(pool) < 2
+        or not settings.FLIP_WHEN & {w.code for w in best.warnings}
+    ):
+        return []
+
+    def read(flips: frozenset[int]) -> tuple[float, frozenset[int], Grouping]:
+        cands, _, _ = _read_row(members, dets, kept, names, split=split, flip_sideways=flips)
+        g = min(cands, key=lambda g: g.penalty)
+        return g.penalty + settings.P_DOUBT_FLIP * len(flips), flips, g
+
+    singles = {g.key() for g in flipped}
+    trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
+    score = min(t[0] for t in trials)
+    if score >= best.penalty:
+        return []
+    # The best few of each size are taken one turn further (a beam): the pair that reads
+    # best need not be part of the best three.
+    found = list(trials)
+    beam = sorted(trials, key=lambda t: t[0])[: settings.FLIP_BEAM]
+    for _ in range(settings.MAX_FLIPS - 2):
+        sets = {flips | {det} for _, flips, _ in beam for det in pool if det not in flips}
+        more = [read(flips) for flips in sorted(sets, key=sorted)]
+        if not more:
+            break
+        found.extend(more)
+        beam = sorted(more, key=lambda t: t[0])[: settings.FLIP_BEAM]
+    out: dict[tuple[Any, ...], Grouping] = {}
+    for pen, _, g in sorted(found, key=lambda t: t[0]):
+        # A set giving a single turn's hand is no new reading.
+        if pen < best.penalty and g.key() not in singles and g.key() not in out:
+            out[g.key()] = replace(g, penalty=pen)
+    return list(out.values())
+
+
+def _droppable(
+    best: Grouping, members: list[int], dets: Sequence[Detection]
+) -> list[tuple[int, str]]:
+    """Row tiles that may not belong to the hand, each with why: the least confident one
+    (:func:`_doubtful_extra`), and a face-down tile at an end of the row when the reading
+    has one there unexplained (a wall or another player's tile lying on the hand's line;
+    a closed kan's face-down tiles read as one). The row is re-read without each in turn;
+    a reading is kept only when it is better, always warned ``dropped_tile``."""
+    out: list[tuple[int, str]] = []
+    weakest = _doubtful_extra(best, members, dets)
+    if weakest is not None:
+        out.append((weakest, "with it the hand has one tile too many"))
+    codes = {w.code for w in best.warnings}
+    if best.order and codes & {"face_down_in_concealed", "too_many_tiles"}:
+        for tok in {best.order[0].det: best.order[0], best.order[-1].det: best.order[-1]}.values():
+            if tok.face_down and tok.det != weakest:
+                out.append((tok.det, "a face-down tile at the end of the hand row"))
+    return out
+
+
+def _doubtful_extra(best: Grouping, members: list[int], dets: Sequence[Detection]) -> int | None:
+    """The row's least confident tile when the best reading has exactly one tile too many
+    and that tile is doubtful (below :data:`LOW_CONFIDENCE`), else None. A detector adds
+    tiles (a shadow, a tile's edge, a discard touching the row), and one extra tile leaves
+    no hand at all; the row read without it is kept only when it reads better, and always
+    warned (``dropped_tile``). True boxes (confidence 1) never take this path."""
+    if not any(w.code == "too_many_tiles" for w in best.warnings):
+        return None
+    kans = sum(len(m.tiles) == 4 for m in best.melds)
+    if best.tile_count() != 15 + kans:
+        return None
+    weakest = min(members, key=lambda i: dets[i].confidence)
+    return weakest if dets[weakest].confidence < settings.LOW_CONFIDENCE else None
+
+
+def _consequential_doubts(
+    best: Grouping,
+    geo: RowGeometry,
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+    split: int | None,
+) -> tuple[list[GroupingWarning], list[Grouping]]:
+    """Warnings for near-threshold judgements (sideways, gaps) that change the hand when
+    taken the other way, and the hands they would give (returned as alternatives).
+
+    A doubt that changes nothing (a gap between two melds, say) is not worth asking about.
+    """
+    side_doubts = list(geo.doubtful_sideways)
+    gap_doubts = [
+        t.det
+        for t in best.order[1:]
+        if settings.GAP_DOUBT[0] < t.gap_before < settings.GAP_DOUBT[1]
+    ]
+    warnings: list[GroupingWarning] = []
+    others: list[Grouping] = []
+    for code, dets_in_doubt, flip in (
+        ("doubtful_sideways", side_doubts, "flip_sideways"),
+        ("doubtful_gap", gap_doubts, "flip_gaps"),
+    ):
+        changed = []
+        for det in dets_in_doubt[: settings.MAX_DOUBTS_TRIED]:
+            cands, _, _ = _read_row(
+                members, dets, kept, names, split=split, **{flip: frozenset({det})}
+            )
+            other = min(cands, key=lambda g: g.penalty)
+            # Taken the other way the hand changes, but reads far worse: not a real doubt.
+            if other.key() != best.key() and other.penalty < best.penalty + settings.DOUBT_REACH:
+                changed.append(det)
+                others.append(replace(other, penalty=other.penalty + settings.P_DOUBT_FLIP))
+        if flip == "flip_sideways":
+            # A meld's doubtful called tile may be its neighbour instead (who it came from
+            # then changes): the two taken the other way together.
+            for pair in _called_tile_swaps(best, set(dets_in_doubt[: settings.MAX_DOUBTS_TRIED])):
+                cands, _, _ = _read_row(
+                    members, dets, kept, names, split=split, flip_sideways=frozenset(pair)
+                )
+                other = min(cands, key=lambda g: g.penalty)
+                if (
+                    other.key() != best.key()
+                    and other.penalty < best.penalty + settings.DOUBT_REACH
+                ):
+                    changed.extend(d for d in pair if d not in changed)
+                    others.append(replace(other, penalty=other.penalty + 2 * settings.P_DOUBT_FLIP))
+        if changed:
+            what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
+            warnings.append(
+                GroupingWarning(
+                    code,
+                    f"it is unclear whether these are {what}; the other way, the hand changes "
+                    "(see alternatives)",
+                    tuple(changed),
+                )
+            )
+    return warnings, others
+
+
+def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, int]]:
+    """(called tile, neighbour) pairs of the best reading's melds whose sideways tile is a
+    doubtful judgement and whose upright neighbour in the meld could be the called one."""
+    side = {t.det for t in best.order if t.sideways}
+    out = []
+    for meld in best.melds:
+        dets = list(meld.dets)
+        for k, det in enumerate(dets):
+            if det in side and det in doubtful:
+                for j in (k - 1, k + 1):
+                    if 0 <= j < len(dets) and dets[j] not in side:
+                        out.append((det, dets[j]))
+    return out
+
+
+def _count_warnings(
+    dets: Sequence[Detection], kept: Sequence[int], in_hand: set[int]
+) -> list[GroupingWarning]:
+    """A kind seen more than four times in the hand and its indicators: something was
+    misread. (Other tiles in a photo may come from a second set, or be misread themselves.)"""
+    by_kind: dict[int, list[int]] = {}
+    for i in kept:
+        if i not in in_hand:
+            continue
+        k = _kind(dets[i].tile)
+        if k is not None:
+            by_kind.setdefault(k, []).append(i)
+    out = []
+    for _kind_index, idx in sorted(by_kind.items()):
+        if len(idx) > 4:
+            out.append(
+                GroupingWarning(
+                    "fifth_copy",
+                    f"{len(idx)} copies of {dets[idx[0]].tile} are visible; a set has four",
+                    tuple(idx),
+                )
+            )
+    return out
+
+
+def hand_detections(best: Grouping) -> list[int]:
+    """Every detection that is part of the hand or its indicators."""
+    out = [t.det for t in best.order]
+    out += [t.stacked for t in best.order if t.stacked is not None]
+    return out + list(best.dora) + list(best.ura)
+
+
+def _confidence_warnings(
+    dets: Sequence[Detection], best: Grouping, extra: dict[int, list[tuple[str, float]]]
+) -> list[GroupingWarning]:
+    out = []
+    for i in hand_detections(best):
+        det = dets[i]
+        cands = Counter({det.tile: det.confidence})
+        for t, c in (*det.candidates, *extra.get(i, [])):
+            cands[t] = max(cands[t], c)
+        if det.confidence >= settings.LOW_CONFIDENCE and len(cands) == 1:
+            continue
+        if det.confidence >= settings.LOW_CONFIDENCE and all(
+            c < settings.LOW_CONFIDENCE / 2 for t, c in cands.items() if t != det.tile
+        ):
+            continue
+        ranked = [t for t, _ in cands.most_common()]
+        out.append(
+            GroupingWarning(
+                "low_confidence",
+                f"{det.tile} is uncertain ({det.confidence:.2f}); candidates {ranked}",
+                (i,),
+                (("candidates", ranked),),
+            )
+        )
+    return out

@@ -1,0 +1,119 @@
+"""The whole step: detections in, the chosen grouping, its alternatives and warnings out."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from vision.grouping import settings
+from vision.grouping.doubts import (
+    _confidence_warnings,
+    _count_warnings,
+    _droppable,
+    _read_settled,
+    _settle_doubts,
+    hand_detections,
+)
+from vision.grouping.duplicates import _merge_duplicates
+from vision.grouping.hand_row import _hand_rows, _reach_further, _read_row_splits
+from vision.grouping.values import Detection, Grouping, GroupingResult, GroupingWarning
+from vision.rows import Row, find_rows, sizes_of
+
+
+def _normalise(dets: Sequence[Detection]) -> list[Detection]:
+    return [
+        replace(d, tile=settings.FACE_DOWN) if d.tile in settings.FACE_DOWN_NAMES else d
+        for d in dets
+    ]
+
+
+def group_detections(
+    detections: Sequence[Detection], *, width: float, height: float
+) -> GroupingResult:
+    """Group detected tiles into the player's hand. Never raises for odd layouts: every
+    doubt becomes a warning (see :mod:`vision.grouping` for the steps)."""
+    dets = _normalise(detections)
+    names = tuple(d.tile for d in dets)
+    warnings: list[GroupingWarning] = []
+    kept, extra_candidates, dup_warnings = _merge_duplicates(dets)
+    warnings.extend(dup_warnings)
+    if not kept:
+        warnings.append(GroupingWarning("no_tiles", "no tiles were detected"))
+        return GroupingResult(None, (), tuple(warnings), names)
+    kept_boxes = np.array([dets[i].box for i in kept], dtype=float)
+    local_rows = find_rows(kept_boxes)
+    rows = [
+        Row(tuple(kept[m] for m in r.members), r.origin, r.direction, r.positions, r.offsets)
+        for r in local_rows
+    ]
+    sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
+    read: list[tuple[Any, ...]] = []
+    hand_rows = _hand_rows(rows, dets)
+    biggest = max(float(np.median(sizes[m])) for m in hand_rows)
+    for members in hand_rows:
+        cands, geo, row_warnings, split = _read_row_splits(members, dets, kept, names)
+        size = float(np.median(sizes[members]))
+        # The hand is the row that reads best as a hand; nearer (larger) rows break ties.
+        score = min(g.penalty for g in cands) + settings.P_FAR * math.log(biggest / size)
+        read.append((score, cands, geo, row_warnings, members, split))
+    _, candidates, geo, row_warnings, members, split = min(read, key=lambda r: r[0])
+    candidates, doubts = _settle_doubts(candidates, geo, members, dets, kept, names, split)
+    best = candidates[0]
+    if any(w.code == "too_few_tiles" for w in best.warnings):
+        wider = _reach_further(members, dets, kept)
+        if len(wider) > len(members):
+            cands, other_doubts, other_warnings = _read_settled(wider, dets, kept, names)
+            if cands[0].penalty < best.penalty:
+                added = tuple(i for i in wider if i not in members)
+                candidates, doubts, members = cands, other_doubts, wider
+                row_warnings = [
+                    *other_warnings,
+                    GroupingWarning(
+                        "distant_tiles_joined",
+                        "tiles on the hand's line but well beyond its end were taken into the "
+                        "hand, which lacks tiles without them",
+                        added,
+                    ),
+                ]
+                best = candidates[0]
+    for weakest, why in _droppable(best, members, dets):
+        rest = [i for i in members if i != weakest]
+        cands, other_doubts, other_warnings = _read_settled(rest, dets, kept, names)
+        if cands[0].penalty < best.penalty:
+            candidates, doubts, members = cands, other_doubts, rest
+            row_warnings = [
+                *other_warnings,
+                GroupingWarning(
+                    "dropped_tile",
+                    f"left out {dets[weakest].tile} ({dets[weakest].confidence:.2f}): {why}",
+                    (weakest,),
+                ),
+            ]
+            best = candidates[0]
+    warnings.extend(row_warnings)
+    alternatives: list[Grouping] = []
+    seen = {best.key()}
+    for g in candidates[1:]:
+        if g.penalty > best.penalty + settings.ALTERNATIVE_MARGIN:
+            break
+        if g.key() not in seen:
+            seen.add(g.key())
+            alternatives.append(g)
+    warnings.extend(best.warnings)
+    close = [g for g in alternatives if g.penalty <= best.penalty + settings.AMBIGUOUS_MARGIN]
+    if close:
+        warnings.append(
+            GroupingWarning(
+                "ambiguous_grouping",
+                f"the layout reads as {len(close) + 1} different hands almost equally well",
+                tuple(t.det for t in best.order),
+            )
+        )
+    warnings.extend(doubts)
+    warnings.extend(_count_warnings(dets, kept, set(hand_detections(best))))
+    warnings.extend(_confidence_warnings(dets, best, extra_candidates))
+    return GroupingResult(best, tuple(alternatives), tuple(warnings), names, tuple(rows))

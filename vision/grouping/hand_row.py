@@ -1,0 +1,440 @@
+"""Finding and reading the hand row: candidate rows, colinear pieces and stacked tiles
+joined, the standing/flat splits tried, each reading direction parsed."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from vision.grouping import settings
+from vision.grouping.indicators import _indicator_bands
+from vision.grouping.melds import _parse
+from vision.grouping.row_geometry import RowGeometry, _gaps, _row_geometry
+from vision.grouping.values import Detection, Grouping, GroupingWarning, Token, _kind
+from vision.rows import Row, centres_of, fit_line, sizes_of
+
+
+def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[list[int]]:
+    """Rows that may hold the hand, each joined with its colinear pieces (a wide gap before
+    the melds, tiles taken by a crossing line): those of 13-18 tiles, mostly face up, else
+    the most hand-like one. ``rows`` must not be empty."""
+    sizes = sizes_of(np.array([d.box for d in dets], dtype=float))
+
+    def key(members: list[int]) -> tuple[float, float]:
+        n = len(members)
+        down = sum(dets[i].face_down for i in members)
+        miss = max(settings.HAND_SIZE[0] - n, n - settings.HAND_SIZE[1], 0)
+        if down > n / 2:
+            miss += 20  # a wall or the backs of a standing hand
+        return (min(miss, 30), -float(np.median(sizes[members])))
+
+    joined: dict[frozenset[int], list[int]] = {}
+    for row in rows:
+        if len(row) >= 3 and sum(not dets[i].face_down for i in row.members) >= 2:
+            members = _merge_colinear(row, rows, dets)
+            joined.setdefault(frozenset(members), members)
+    ranked = sorted(joined.values(), key=key) or [list(max(rows, key=len).members)]
+    return [m for m in ranked[: settings.HAND_ROW_TRIES] if key(m)[0] <= 2] or ranked[:1]
+
+
+def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) -> list[int]:
+    """The hand row plus any row lying on its line just beyond its ends (a wide meld gap)."""
+    members = list(row.members)
+    xyxy = np.array([d.box for d in dets], dtype=float)
+    centres, sizes = centres_of(xyxy), sizes_of(xyxy)
+    if len(members) < 3:
+        return members
+    size = float(np.median(sizes[members]))
+    changed = True
+    while changed:
+        changed = False
+        origin, d = fit_line(centres[members])
+        normal = np.array([-d[1], d[0]])
+        pos = (centres[members] - origin) @ d
+        for other in rows:
+            if other is row or set(other.members) & set(members) or len(other) > 8:
+                continue
+            rel = centres[list(other.members)] - origin
+            if np.abs(rel @ normal).max() > 0.4 * size:
+                continue
+            p = rel @ d
+            if p.min() - pos.max() < 5 * size and pos.min() - p.max() < 5 * size:
+                members.extend(other.members)
+                changed = True
+                break
+    # Single face-up tiles on the line near its ends, taken by a crossing line first (a
+    # wall running away from the camera can claim the hand's last tiles; each one taken
+    # brings the next within reach).
+    origin, d = fit_line(centres[members])
+    normal = np.array([-d[1], d[0]])
+    pos = (centres[members] - origin) @ d
+    pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
+    added = True
+    while added:
+        added = False
+        pos = (centres[members] - origin) @ d  # the row's ends move as tiles are taken
+        taken = set(members)
+        for i in range(len(dets)):
+            if i in taken or dets[i].face_down:
+                continue
+            rel = centres[i] - origin
+            if abs(rel @ normal) < 0.3 * size and pos.min() - 3 * pitch < rel @ d < pos.max() + (
+                3 * pitch
+            ):
+                members.append(i)
+                added = True
+    return _unstack(members, centres, sizes)
+
+
+def _reach_further(members: list[int], dets: Sequence[Detection], kept: Sequence[int]) -> list[int]:
+    """The row with face-up tiles on its line up to :data:`FAR_REACH` pitches beyond its
+    ends, one after another, for a row short of tiles. Standing concealed tiles beside flat
+    melds look larger (their centres higher, by a share of their own size), and a player
+    may leave a wide space before the melds."""
+    xyxy = np.array([d.box for d in dets], dtype=float)
+    centres, sizes = centres_of(xyxy), sizes_of(xyxy)
+    size = float(np.median(sizes[members]))
+    origin, d = fit_line(centres[members])
+    normal = np.array([-d[1], d[0]])
+    pos = (centres[members] - origin) @ d
+    pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
+    out = list(members)
+    lo, hi = float(pos.min()), float(pos.max())
+    added = True
+    while added:
+        added = False
+        for i in kept:
+            if i in out or dets[i].face_down:
+                continue
+            rel = centres[i] - origin
+            p = float(rel @ d)
+            near = lo - settings.FAR_REACH * pitch < p < hi + settings.FAR_REACH * pitch
+            if near and abs(rel @ normal) < 0.3 * max(size, float(sizes[i])):
+                out.append(i)
+                lo, hi = min(lo, p), max(hi, p)
+                added = True
+    return _unstack(out, centres, sizes)
+
+
+def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list[int]:
+    """Drop members lying over another member (a kakan's added tile can fall within the
+    line's tolerance): of two centres closer along the line than half a tile, the one
+    further off the line goes (it is then attached as a stacked tile). Half a tile of the
+    pair's own size (the larger: an added tile seen edge-on has a thin box): at the far end
+    of a row seen from the side, touching tiles are several times closer than the row's
+    typical pitch."""
+    while len(members) >= 3:
+        origin, d = fit_line(centres[members])
+        rel = centres[members] - origin
+        signed = rel @ np.array([-d[1], d[0]])
+        pos, off = rel @ d, np.abs(signed)
+        order = np.argsort(pos, kind="stable")
+        steps = np.diff(pos[order])
+        size = sizes[members]
+        pitch = float(np.median(steps / np.sqrt(size[order[:-1]] * size[order[1:]])))
+        # ... or nearer than touching tiles and one clearly beyond the other across the
+        # row: an added kan's tile on the far side of the one it was added to.
+        close = [
+            (a, b)
+            for a, b in itertools.pairwise(order)
+            if pos[b] - pos[a] < 0.45 * pitch * max(size[a], size[b])
+            or (
+                pos[b] - pos[a] < settings.STACK_STEP * pitch * max(size[a], size[b])
+                and abs(signed[a] - signed[b]) > settings.STACK_ACROSS * max(size[a], size[b])
+            )
+        ]
+        if not close:
+            break
+        a, b = close[0]
+        members = [m for k, m in enumerate(members) if k != (a if off[a] > off[b] else b)]
+    return members
+
+
+def _attach_stacks(
+    geo: RowGeometry, dets: Sequence[Detection], others: list[int]
+) -> dict[int, tuple[int, float]]:
+    """Tiles lying on a sideways hand tile's far side: {row index: (detection, side sign)}."""
+    if not others:
+        return {}
+    d = np.array(geo.direction)
+    normal = np.array([-d[1], d[0]])
+    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
+    rel = centres - np.array(geo.origin)
+    along, off = rel @ d, rel @ normal
+    out: dict[int, tuple[int, float]] = {}
+    used: set[int] = set()
+    for k in np.nonzero(geo.sideways)[0]:
+        dist_along = np.abs(along - geo.positions[k]) / geo.unit
+        # The added tile lies one sideways tile's depth beyond the one it is stacked on.
+        dist_across = (off - geo.offsets[k]) / max(float(geo.across[k]), 1e-6)
+        ok = [
+            j
+            for j in range(len(others))
+            if j not in used
+            and not dets[others[j]].face_down  # an added tile shows its face
+            and dist_along[j] < 0.6
+            and 0.5 < abs(dist_across[j]) < 1.7
+        ]
+        if ok:
+            j = min(ok, key=lambda j: abs(abs(dist_across[j]) - 1.0) + dist_along[j])
+            used.add(j)
+            out[int(k)] = (others[j], float(np.sign(dist_across[j])))
+    return out
+
+
+def _unattached_stacks(
+    geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
+) -> list[tuple[int, int]]:
+    """Face-up tiles lying just beyond a sideways hand tile (on the far side, within a
+    tile's depth or two) that were not attached to it: ``(hand detection, tile)`` pairs.
+
+    The un-rotated depth of a wide box collapses at grazing angles, and then an added
+    kan's tile is not attached; taken for an indicator or left out, it must not go
+    unnoticed. (Attaching it with a looser measure misreads standing hands.)"""
+    if not others:
+        return []
+    d = np.array(geo.direction)
+    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
+    rel = centres - np.array(geo.origin)
+    along, rise = rel @ d, rel @ up
+    depth = max(0.6 * geo.height, 1e-6)
+    out = []
+    for k in np.nonzero(geo.sideways)[0]:
+        hand_rise = float(geo.offsets[k]) * float(np.array([-d[1], d[0]]) @ up)
+        for j, i in enumerate(others):
+            if dets[i].face_down:
+                continue
+            above = (rise[j] - hand_rise) / depth
+            if abs(along[j] - geo.positions[k]) < 0.6 * geo.unit and 0.3 < above < 1.9:
+                out.append((geo.members[k], i))
+    return out
+
+
+def _flip_gap(gap: float) -> float:
+    """A gap taken the other way: none where there was one, a clear one where there was none."""
+    return 0.0 if gap > settings.GAP else 2 * settings.GAP
+
+
+def _split_candidates(geo: RowGeometry) -> list[int]:
+    """Where standing tiles may end besides the automatic choice: at any gap of the row
+    (automatic tables; the steps in the boxes' shapes can be too small to see)."""
+    n = len(geo.positions)
+    if n < 6:
+        return []
+    pitch = float(np.median(np.diff(geo.positions)))
+    found = [
+        k
+        for k in range(2, n - 1)
+        if (geo.positions[k] - geo.positions[k - 1]) / pitch >= 1.0 + settings.GAP
+    ]
+    return found[: settings.MAX_SPLITS_TRIED]
+
+
+def _read_row_splits(
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+) -> tuple[list[Grouping], RowGeometry, list[GroupingWarning], int | None]:
+    """:func:`_read_row` under the automatic standing/flat split and the other plausible
+    ones (no split, or a split at another gap); the reading that explains the row best
+    decides which. Returns its candidates, geometry, warnings and split."""
+    base = _read_row(members, dets, kept, names)
+    runs = [(*base, None)]
+    across = base[1].across
+    for split in [0, *_split_candidates(base[1])]:
+        cands, geo, warns = _read_row(members, dets, kept, names, split=split)
+        pen = settings.P_SPLIT
+        if split:
+            # Standing faces and flat ones differ in depth where they meet: a cut where the
+            # depths run on alike explains the sideways tiles it makes, not the layout.
+            step = abs(
+                math.log(
+                    np.median(across[max(split - 3, 0) : split])
+                    / np.median(across[split : split + 3])
+                )
+            )
+            pen += settings.P_SPLIT_UNSEEN * (step < math.log(settings.STANDING_STEP))
+        cands = [replace(g, penalty=g.penalty + pen) for g in cands]
+        runs.append((cands, geo, warns, split))
+    return min(runs, key=lambda r: min(g.penalty for g in r[0]))
+
+
+def _read_row(
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    names: tuple[str, ...],
+    *,
+    flip_sideways: frozenset[int] = frozenset(),
+    flip_gaps: frozenset[int] = frozenset(),
+    split: int | None = None,
+) -> tuple[list[Grouping], RowGeometry, list[GroupingWarning]]:
+    """Every reading of one row as the hand (both directions), its geometry and doubts.
+
+    ``flip_sideways`` / ``flip_gaps``: detections whose sideways judgement, or the gap
+    before them, is taken the other way (to see whether a doubt changes the hand);
+    ``split``: see :func:`_row_geometry`."""
+    warnings: list[GroupingWarning] = []
+    first = _row_geometry(members, dets, split)
+    if not first.conditioned and any(dets[i].sideways is None for i in members):
+        warnings.append(
+            GroupingWarning(
+                "sideways_unknown",
+                "the hand row runs near 45 degrees: sideways tiles cannot be told from the "
+                "boxes, and the detector gave no sideways flags",
+                first.members,
+            )
+        )
+    in_row = set(members)
+    candidates: list[Grouping] = []
+    geos: dict[int, RowGeometry] = {}
+    for reading in (1, -1):
+        # Near 45 degrees sideways tiles are found by their offset towards the player,
+        # whose side each reading direction fixes (reading left to right, the player is
+        # on the row's normal side).
+        geo = first if first.conditioned else _row_geometry(members, dets, split, reading)
+        if flip_sideways:
+            flipped = np.array(
+                [s != (m in flip_sideways) for s, m in zip(geo.sideways, geo.members, strict=True)]
+            )
+            geo = replace(geo, sideways=flipped)
+        geos[reading] = geo
+        others_all = [i for i in kept if i not in in_row]
+        attached = _attach_stacks(geo, dets, others_all)
+        d = np.array(geo.direction)
+        rd = reading * d
+        up = np.array([rd[1], -rd[0]])
+        normal = np.array([-d[1], d[0]])
+        up_sign = float(np.sign(up @ normal))
+        order = list(range(len(members)))
+        if reading < 0:
+            order.reverse()
+        gaps = _gaps(geo, order)
+        taken = {det for det, _ in attached.values()}
+        loose = _unattached_stacks(geo, dets, [i for i in others_all if i not in taken], up)
+        loose_warn = (
+            [
+                GroupingWarning(
+                    "possible_kakan",
+                    "a tile lies just beyond a sideways meld tile without being read as stacked "
+                    "on it: the meld may be an added kan",
+                    tuple(i for pair in loose for i in pair),
+                )
+            ]
+            if loose
+            else []
+        )
+        # A loose tile of the meld's own kind is read both ways: stacked (an added kan) and
+        # not; leaving it out costs a little (a tile of the meld's kind left unexplained).
+        variants: list[tuple[dict[int, tuple[int, float]], float, list[GroupingWarning]]] = [
+            (attached, 0.0, [])
+        ]
+        extra = dict(attached)
+        for h, i in loose:
+            k = geo.members.index(h)
+            if k not in extra and _kind(dets[h].tile) == _kind(dets[i].tile):
+                extra[k] = (i, up_sign)
+        if len(extra) > len(attached):
+            variants = [
+                (attached, settings.P_LOOSE_STACK * (len(extra) - len(attached)), []),
+                (extra, 0.0, []),
+            ]
+        # An added kan's tile is a fourth copy of the pon's tiles: a tile of another kind on
+        # a sideways tile's far side is something else lying beyond the meld (a discard, an
+        # indicator). Also read with it left out, named as a possible added kan.
+        unlike = [
+            k
+            for k, (i, _) in attached.items()
+            if settings.KAKAN_SAME_KIND and _kind(dets[i].tile) != _kind(dets[geo.members[k]].tile)
+        ]
+        if unlike:
+            kept_stacks = {k: v for k, v in attached.items() if k not in unlike}
+            variants.append(
+                (
+                    kept_stacks,
+                    settings.P_LOOSE_STACK * len(unlike),
+                    [
+                        GroupingWarning(
+                            "possible_kakan",
+                            "a tile of another kind lies on a sideways meld tile's far side: "
+                            "it is read as not stacked on it (an added kan adds a fourth copy)",
+                            tuple(i for k in unlike for i in (geo.members[k], attached[k][0])),
+                        )
+                    ],
+                )
+            )
+        for stacks, variant_pen, variant_warn in variants:
+            stacked_dets = {det for det, _ in stacks.values()}
+            others = [i for i in others_all if i not in stacked_dets]
+            tokens = []
+            for k, g in zip(order, gaps, strict=True):
+                st = stacks.get(k)
+                tokens.append(
+                    Token(
+                        det=geo.members[k],
+                        tile=dets[geo.members[k]].tile,
+                        sideways=bool(geo.sideways[k]),
+                        stacked=st[0] if st else None,
+                        stacked_tile=dets[st[0]].tile if st else None,
+                        gap_before=_flip_gap(g) if geo.members[k] in flip_gaps else g,
+                    )
+                )
+            side_pen = variant_pen
+            wrong_stacks = [stacks[k][0] for k in stacks if stacks[k][1] != up_sign]
+            side_pen += settings.P_WRONG_SIDE * len(wrong_stacks)
+            bands, band_warn = _indicator_bands(geo, dets, others, up)
+            down_bands, _ = _indicator_bands(geo, dets, others, -up)
+            side_pen += (
+                settings.P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * settings.P_BAND_SIDE
+            )
+            down_warn = (
+                [
+                    GroupingWarning(
+                        "possible_indicators",
+                        "tiles laid like indicators lie on the player's side of the hand: the "
+                        "hand may be read the wrong way round, and they not read as indicators",
+                        tuple(i for band in down_bands for i in band),
+                    )
+                ]
+                if len(down_bands) > len(bands)
+                else []
+            )
+            side_pen += settings.P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
+            side_pen += settings.P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
+            open_bands: tuple[list[list[int]], list[GroupingWarning]] | None = None
+            for parse in _parse(tokens):
+                hand_bands, hand_warn = bands, band_warn
+                open_hand = any(m.kind != "ankan" for m in parse.melds)
+                if len(bands) > 1 and open_hand and settings.URA_NEEDS_CLOSED_HAND:
+                    # Ura indicators are turned over only for a riichi winner, whose hand
+                    # is closed: beside an open hand they are something else.
+                    if open_bands is None:
+                        open_bands = _indicator_bands(geo, dets, others, up, ura_allowed=False)
+                    hand_bands, hand_warn = open_bands
+                candidates.append(
+                    Grouping(
+                        concealed=parse.concealed,
+                        win=parse.win,
+                        melds=parse.melds,
+                        order=tuple(tokens),
+                        dora=tuple(hand_bands[0]) if hand_bands else (),
+                        ura=tuple(hand_bands[1]) if len(hand_bands) > 1 else (),
+                        penalty=parse.penalty + side_pen,
+                        reading=reading,
+                        warnings=(
+                            *parse.warnings,
+                            *loose_warn,
+                            *variant_warn,
+                            *hand_warn,
+                            *down_warn,
+                        ),
+                        names=names,
+                    )
+                )
+    best_reading = min(candidates, key=lambda g: g.penalty).reading if candidates else 1
+    return candidates, geos[best_reading], warnings

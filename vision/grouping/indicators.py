@@ -1,0 +1,463 @@
+"""Step 7: indicator bands above the hand (dora, then ura), told apart from rivers,
+walls and dead walls."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.grouping import settings
+from vision.grouping.row_geometry import RowGeometry
+from vision.grouping.values import Detection, GroupingWarning
+from vision.rows import centres_of, sizes_of
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """Tiles side by side above the hand: detections (sorted along), height, along span."""
+
+    dets: tuple[int, ...]
+    face_up: tuple[int, ...]
+    height: float
+    start: float
+    end: float
+    #: Centre steps between consecutive face-up tiles, in their own tile widths (about).
+    steps: tuple[float, ...] = ()
+    #: The face-up tiles' places along the hand (hand tile widths).
+    places: tuple[float, ...] = ()
+
+
+def _runs_above(
+    geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
+) -> list[_Run]:
+    """Tiles over the hand's length and above it, linked into runs of touching neighbours
+    on one line (face-down tiles included: a dead wall links its indicators), nearest first."""
+    d = np.array([-up[1], up[0]])  # the player's reading direction for this ``up``
+    centres = centres_of(np.array([dets[i].box for i in others], dtype=float))
+    rel = centres - np.array(geo.origin)
+    along = rel @ d / geo.unit
+    span = geo.positions * float(np.sign(d @ np.array(geo.direction))) / geo.unit
+    lo, hi = span.min() - 3, span.max() + 3
+    # Distances across the table in flat tiles' depths: standing hand tiles show their
+    # face foreshortened the other way, shallower than the flat tiles lying beyond them.
+    boxes = np.array([dets[i].box for i in others], dtype=float)
+    depth = abs(up[0]) * (boxes[:, 2] - boxes[:, 0]) + abs(up[1]) * (boxes[:, 3] - boxes[:, 1])
+    beyond = [
+        k
+        for k in range(len(others))
+        if not dets[others[k]].face_down and lo <= along[k] <= hi and rel[k] @ up > 0
+    ]
+    scale = geo.height
+    if len(beyond) >= settings.FLAT_DEPTH_TILES:
+        scale = max(scale, settings.FLAT_DEPTH_SHARE * float(np.median(depth[beyond])))
+    height = (rel @ up) / scale
+    clear = (rel @ up) / geo.height  # beyond the hand row itself: in its own tiles' depth
+    # Runs reaching into the hand's stretch are followed beyond it (ura laid beside the dora
+    # can end far right of the hand): tiles further along join only by linking to them.
+    near = [
+        k
+        for k in range(len(others))
+        if lo - settings.RUN_BEYOND <= along[k] <= hi + settings.RUN_BEYOND
+        and clear[k] > 0.5
+        and height[k] < settings.INDICATOR_REACH + 2 * settings.URA_REACH
+    ]
+    parent = {k: k for k in near}
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    # Spacing in tiles of the pair's own size (rows nearer the camera look bigger).
+    sizes = sizes_of(np.array([dets[i].box for i in others], dtype=float))
+    hand_size = float(np.median(sizes_of(np.array([dets[i].box for i in geo.members]))))
+    for a, b in itertools.combinations(near, 2):
+        scale = max(1.0, (sizes[a] + sizes[b]) / 2 / hand_size)
+        # Side by side on one line: one tile right on top of another (an ura on its dora,
+        # seen from low down) is no neighbour.
+        step = abs(along[a] - along[b]) * 2 * hand_size / float(sizes[a] + sizes[b])
+        if (
+            abs(height[a] - height[b]) < 0.2
+            and abs(along[a] - along[b]) < 1.25 * scale
+            and step > settings.RUN_MIN_STEP
+        ):
+            parent[root(a)] = root(b)
+    groups: dict[int, list[int]] = {}
+    for k in near:
+        groups.setdefault(root(k), []).append(k)
+    runs = []
+    for members in groups.values():
+        if not any(lo <= along[k] <= hi for k in members):
+            continue
+        members.sort(key=lambda k: along[k])
+        up_members = [k for k in members if not dets[others[k]].face_down] or members
+        runs.append(
+            _Run(
+                dets=tuple(others[k] for k in members),
+                face_up=tuple(others[k] for k in members if not dets[others[k]].face_down),
+                height=float(np.median(height[members])),
+                start=float(along[up_members[0]]),
+                end=float(along[up_members[-1]]),
+                steps=tuple(
+                    float(along[b] - along[a]) * 2 * hand_size / float(sizes[a] + sizes[b])
+                    for a, b in itertools.pairwise(up_members)
+                ),
+                places=tuple(float(along[k]) for k in up_members),
+            )
+        )
+    runs.sort(key=lambda r: r.height)
+    return runs
+
+
+def _indicator_bands(
+    geo: RowGeometry,
+    dets: Sequence[Detection],
+    others: Sequence[int],
+    up: np.ndarray,
+    *,
+    ura_allowed: bool = True,
+) -> tuple[list[list[int]], list[GroupingWarning]]:
+    """Dora and ura indicators above the hand (``up`` a unit vector): ``[dora, ura]``.
+
+    ``ura_allowed`` False: the hand has called melds, so it cannot have won with riichi and
+    no ura indicators are turned over for it; no run is read as ura (a run beside or above
+    the dora is then discards, or more dora).
+
+    The dora are the nearest run of face-up tiles (at most :data:`MAX_INDICATORS`) within
+    :data:`INDICATOR_REACH` tile heights; a run of six or more is discards and ends the
+    search. The ura are a run beside the dora on their right, or the nearest run above
+    them within :data:`URA_REACH` over the same stretch, holding as many tiles as the dora
+    (one ura under each dora indicator). A short run under a longer one that starts where
+    it starts (itself a river row), at the river's row spacing, is the river's last row:
+    not indicators, and the search goes on beyond it (``possible_indicators`` names it).
+    Face-up tiles beyond a wall (face-down tiles between them and the hand) are discards.
+    """
+    if not others:
+        return [], []
+    runs = _runs_above(geo, dets, others, up)
+
+    def row_above(run: _Run) -> _Run | None:
+        """The nearest face-up run above ``run``, over its stretch, starting where it starts."""
+        above = [
+            o
+            for o in runs
+            if o.face_up
+            and 0.1 < o.height - run.height < 1.4
+            and o.start < run.end + 0.5
+            and o.end > run.start - 0.5
+        ]
+        if not above:
+            return None
+        nxt = min(above, key=lambda o: o.height)
+        aligned = abs(nxt.start - run.start) < settings.RIVER_ALIGN
+        return nxt if aligned and len(nxt.dets) == len(nxt.face_up) else None
+
+    def is_river(run: _Run) -> bool:
+        if len(run.face_up) > settings.MAX_INDICATORS:
+            return True
+        if len(run.dets) > len(run.face_up):
+            return False  # face-down tiles around it: a dead wall, never a river
+        return river_end(run)
+
+    def river_end(run: _Run) -> bool:
+        # A river's rows (of six) start at one place, the last (nearest the player) short:
+        # a short run under a longer one that starts with it, itself a river row, at the
+        # river's own row spacing (ura lie on the dora, as many, however far the river).
+        nxt = row_above(run)
+        if nxt is None or len(nxt.face_up) <= len(run.face_up):
+            return False
+        if len(nxt.face_up) <= settings.MAX_INDICATORS and not river_end(nxt):
+            return False
+        top = row_above(nxt)
+        if top is not None and len(top.face_up) >= len(nxt.face_up):
+            rise = nxt.height - run.height
+            return (
+                rise
+                < settings.RIVER_PITCH_SPREAD * (top.height - nxt.height)
+                + settings.RIVER_PITCH_NOISE
+            )
+        return True
+
+    warnings: list[GroupingWarning] = []
+    candidates = [
+        r
+        for r in runs
+        if r.face_up
+        and (
+            r.height <= settings.INDICATOR_REACH
+            or (_dead_wall(r) and r.height <= settings.DEAD_WALL_REACH)
+        )
+    ]
+    # A player's wall stands between their hand and the river: face-up tiles beyond a row of
+    # face-down tiles that lies between them and the hand are discards (indicators are
+    # turned up on the wall itself, or laid out before it).
+    walls = [w for w in runs if not w.face_up and len(w.dets) >= settings.WALL_TILES]
+
+    def behind_wall(run: _Run) -> bool:
+        return not _dead_wall(run) and any(
+            w.height < run.height - settings.WALL_RISE
+            and w.start < run.end + 0.5
+            and w.end > run.start - 0.5
+            for w in walls
+        )
+
+    if candidates and behind_wall(candidates[0]):
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "face-up tiles beyond a wall (face-down tiles between them and the hand) were "
+                "read as discards, not as dora indicators",
+                candidates[0].face_up,
+            )
+        )
+    candidates = [r for r in candidates if not behind_wall(r)]
+    if not candidates:
+        # Face-up tiles on a row of face-down ones (a dead wall), or a short run of face-up
+        # tiles just beyond the reach: indicators laid further off than usual look the same.
+        far = [
+            r
+            for r in runs
+            if _dead_wall(r)
+            or (
+                0 < len(r.face_up) <= settings.MAX_INDICATORS
+                and r.height <= settings.FAR_INDICATOR_REACH
+                and not is_river(r)
+            )
+        ]
+        if far:
+            return [], [
+                GroupingWarning(
+                    "possible_indicators",
+                    "face-up tiles beyond the reach of indicators (or on a dead wall far beyond "
+                    "the hand) were not read as dora indicators",
+                    tuple(i for r in far for i in r.face_up),
+                )
+            ]
+        return [], []
+
+    def continues(run: _Run, end: _Run) -> bool:
+        """``run`` carries on the river row ``end`` (level with it, next to it along)."""
+        gap = max(run.start - end.end, end.start - run.end)
+        return abs(run.height - end.height) < 0.3 and gap < settings.RIVER_ROW_GAP
+
+    while (
+        candidates
+        and is_river(candidates[0])
+        and len(candidates[0].face_up) <= settings.MAX_INDICATORS
+    ):
+        # The short last row of a river: indicators may still lie beyond it (or beside).
+        end = candidates[0]
+        rest = [r for r in candidates[1:] if continues(r, end)]
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "a short row just above the hand was read as the end of a river, not as "
+                "dora indicators",
+                tuple(i for r in (end, *rest) for i in r.face_up),
+            )
+        )
+        candidates = [
+            r
+            for r in candidates[1:]
+            if not (is_river(r) and len(r.face_up) <= settings.MAX_INDICATORS)
+            and not continues(r, end)
+        ]
+    if not candidates:
+        return [], warnings
+    if is_river(candidates[0]):
+        if len(candidates[0].face_up) > settings.MERGED_ROWS or len(candidates[0].dets) > len(
+            candidates[0].face_up
+        ):
+            # Longer than two river rows side by side, or face-down tiles (a dead wall) in
+            # it: seen from low down, the rows above the hand (river, indicators, walls) run
+            # together and indicators hide among them.
+            warnings.append(
+                GroupingWarning(
+                    "possible_indicators",
+                    "the tiles above the hand run together (a low view): dora indicators "
+                    "among them cannot be told from discards",
+                    candidates[0].face_up,
+                )
+            )
+        return [], warnings
+    # Of runs side by side at the nearest height, the dora are the left one.
+    first = candidates[0]
+    level = [
+        r
+        for r in candidates
+        if r is first
+        or (
+            abs(r.height - first.height) < 0.3
+            and not is_river(r)
+            # beside it, not over the same stretch (a run just above is ura, not dora)
+            and (r.start > first.end + 0.5 or r.end < first.start - 0.5)
+        )
+    ]
+    dora = min(level, key=lambda r: r.start)
+    if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
+        warnings.append(
+            GroupingWarning(
+                "gap_in_indicators",
+                "a gap in the dora indicators: one may be missing",
+                dora.face_up,
+            )
+        )
+    ura: _Run | None = None
+    split = _split_beside(dora) if ura_allowed else None
+    if split is not None:
+        # Dora and ura laid in one line, a wider step between the halves: read as both,
+        # never silently (two dora, or one dora and three, would look much the same).
+        warnings.append(
+            GroupingWarning(
+                "ura_beside_dora",
+                "one run of indicators with a wider step in its middle: the left half is read "
+                "as dora, the right half as ura",
+                dora.face_up,
+            )
+        )
+        dora, ura = split
+
+    def stacked_on(run: _Run, dora: _Run) -> bool:
+        """Face-up tiles other than the dora lie right on or under ``run`` (over the same
+        stretch, rows closer than a tile's depth): a column of a river seen from its side."""
+        return any(
+            o is not run
+            and o is not dora
+            and o.face_up
+            and abs(o.height - run.height) < settings.COLUMN_RISE
+            and o.start < run.end + 0.5
+            and o.end > run.start - 0.5
+            for o in runs
+        )
+
+    possible: list[_Run] = []
+    for run in runs if ura is None and ura_allowed else ():
+        if run is dora or not run.face_up:
+            continue
+        if is_river(run):
+            # As many tiles as the dora, on them, nearer them than the river row above:
+            # ura under a river (a river's short last row lies at the river's spacing).
+            nxt = row_above(run)
+            if not (
+                len(run.face_up) == len(dora.face_up)
+                and nxt is not None
+                and len(run.face_up) <= settings.MAX_INDICATORS
+                and run.height - dora.height < nxt.height - run.height
+            ):
+                continue
+        beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
+        # Ura above the dora lie one on each dora: the rows start together.
+        rise, shift = run.height - dora.height, abs(run.start - dora.start)
+        # Dora on a dead wall stand a tier higher than ura on the table: seen from the side
+        # the height shifts them along further. Seen from low down, ura lie just above.
+        align = settings.URA_ALIGN_WALL if _dead_wall(dora) else settings.URA_ALIGN
+        above = (0.3 <= rise <= settings.URA_REACH and shift < align) or (
+            settings.URA_LOW_RISE <= rise < 0.3 and shift < 0.5
+        )
+        if not (beside or above):
+            continue
+        if above and not beside and stacked_on(run, dora):
+            continue
+        if len(run.face_up) == len(dora.face_up):
+            ura = run
+            # Beside the dora, a clear space between the runs tells them apart; runs nearly
+            # touching, or a third run at that level, could split the other way.
+            if beside and (run.start - dora.end < settings.URA_BESIDE_CLEAR or len(level) > 2):
+                warnings.append(
+                    GroupingWarning(
+                        "ura_beside_dora",
+                        "two runs of indicators side by side: the left one is read as dora, "
+                        "the right one as ura",
+                        (*dora.face_up, *run.face_up),
+                    )
+                )
+            break
+        possible.append(run)
+    if ura is None and possible:
+        warnings.append(
+            GroupingWarning(
+                "possible_ura",
+                f"tiles near the {len(dora.face_up)} dora indicator(s) were not read as ura: "
+                "their number differs",
+                tuple(i for r in possible for i in r.face_up),
+            )
+        )
+    chosen = [list(dora.face_up)]
+    if ura is not None:
+        chosen.append(list(ura.face_up))
+    stray = _stray_near(runs, [r for r in (dora, ura) if r is not None])
+    if stray:
+        warnings.append(
+            GroupingWarning(
+                "tiles_near_indicators",
+                "face-up tiles that are not read as indicators lie close to the dora or ura "
+                "indicators: the indicators may be misread (a discard taken for one, or one "
+                "left out)",
+                (*dora.face_up, *(ura.face_up if ura else ()), *stray),
+            )
+        )
+    return chosen, warnings
+
+
+def _split_beside(run: _Run) -> tuple[_Run, _Run] | None:
+    """Four face-up tiles whose middle step is clearly the widest (by
+    :data:`URA_SPLIT_STEP` over the others): two dora and two ura side by side."""
+    if len(run.face_up) != 4 or len(run.dets) != 4 or len(run.steps) != 3:
+        return None
+    left, middle, right = run.steps
+    if middle < settings.URA_SPLIT_STEP * max(left, right):
+        return None
+    p = run.places
+    return (
+        replace(
+            run,
+            dets=run.dets[:2],
+            face_up=run.face_up[:2],
+            steps=run.steps[:1],
+            places=p[:2],
+            start=p[0],
+            end=p[1],
+        ),
+        replace(
+            run,
+            dets=run.dets[2:],
+            face_up=run.face_up[2:],
+            steps=run.steps[2:],
+            places=p[2:],
+            start=p[2],
+            end=p[3],
+        ),
+    )
+
+
+def _dead_wall(run: _Run) -> bool:
+    """Up to five face-up tiles among face-down ones: indicators turned up on a dead wall."""
+    return 0 < len(run.face_up) <= settings.MAX_INDICATORS and len(run.dets) > len(run.face_up)
+
+
+def _stray_near(runs: Sequence[_Run], chosen: Sequence[_Run]) -> tuple[int, ...]:
+    """Face-up tiles of runs not chosen as indicators that lie within
+    :data:`STRAY_NEAR` tiles of a chosen run (across and along the hand), face-down runs
+    aside: a discard or a missed indicator could be either."""
+    out: list[int] = []
+    for run in runs:
+        if not run.face_up or any(run is c for c in chosen):
+            continue
+        for c in chosen:
+            along_gap = max(0.0, run.start - c.end, c.start - run.end)
+            rise = run.height - c.height
+            # A run as long as the dora further above them: ura seen more foreshortened.
+            far_ura = (
+                c is chosen[0]
+                and len(chosen) == 1
+                and len(run.face_up) == len(c.face_up)
+                and 0 < rise < 2 * settings.URA_REACH
+            )
+            if along_gap < settings.STRAY_NEAR and (abs(rise) < settings.STRAY_NEAR or far_ura):
+                out.extend(run.face_up)
+                break
+    return tuple(out)

@@ -1,0 +1,112 @@
+"""The ``group`` JSON interface of CONTRACT.md: the request validated, grouped, scored."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from scoring.errors import NotationError, RequestError
+from scoring.tiles import Tile
+from vision.grouping import settings
+from vision.grouping.group import group_detections
+from vision.grouping.values import Detection
+from vision.grouping.what_if import _hidden_red_kan, _scored, what_if
+
+_REQUEST_FIELDS = {"width", "height", "detections", "context"}
+
+_DETECTION_FIELDS = {"tile", "box", "confidence", "sideways", "candidates"}
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RequestError(f"{what} must be a finite number, not {value!r}", code="bad_request")
+    return float(value)
+
+
+def _tile_name(value: Any, what: str) -> tuple[str, bool]:
+    """A detection's tile and whether its name marks it sideways (``5'm``)."""
+    if not isinstance(value, str):
+        raise RequestError(f"{what} must be a string, not {value!r}", code="bad_request")
+    if value in settings.FACE_DOWN_NAMES:
+        return settings.FACE_DOWN, False
+    marked = len(value) == 3 and value[1] == "'"
+    name = value[0] + value[2] if marked else value
+    try:
+        Tile.parse(name)
+    except NotationError as exc:
+        raise RequestError(
+            f"{what} {value!r} is not a tile (MPSZ such as '5m', '0p', '7z', or 'x'/'back')",
+            code="bad_tile",
+        ) from exc
+    return name, marked
+
+
+def parse_detection(obj: Any, k: int) -> Detection:
+    """One ``detections`` entry of the ``group`` request, validated."""
+    where = f"detections[{k}]"
+    if not isinstance(obj, dict):
+        raise RequestError(f"{where} must be an object, not {obj!r}", code="bad_request")
+    unknown = sorted(set(obj) - _DETECTION_FIELDS)
+    if unknown:
+        raise RequestError(f"{where}: unknown field(s) {unknown}", code="unknown_field")
+    if "tile" not in obj or "box" not in obj:
+        raise RequestError(f"{where} needs 'tile' and 'box'", code="missing_field")
+    tile, marked = _tile_name(obj["tile"], f"{where}.tile")
+    box = obj["box"]
+    if not isinstance(box, list) or len(box) != 4:
+        raise RequestError(f"{where}.box must be [x1, y1, x2, y2], not {box!r}", code="bad_box")
+    x1, y1, x2, y2 = (_number(v, f"{where}.box") for v in box)
+    if x2 <= x1 or y2 <= y1:
+        raise RequestError(
+            f"{where}.box {box!r} has no area (x2 <= x1 or y2 <= y1)", code="bad_box"
+        )
+    conf = _number(obj.get("confidence", 1.0), f"{where}.confidence")
+    if not 0.0 <= conf <= 1.0:
+        raise RequestError(f"{where}.confidence {conf!r} is outside 0-1", code="bad_request")
+    sideways = obj.get("sideways")
+    if sideways is not None and not isinstance(sideways, bool):
+        raise RequestError(f"{where}.sideways must be true, false or null", code="bad_request")
+    if marked:
+        sideways = True
+    cands_raw = obj.get("candidates", [])
+    if not isinstance(cands_raw, list):
+        raise RequestError(f"{where}.candidates must be a list", code="bad_request")
+    cands = []
+    for j, c in enumerate(cands_raw):
+        if not isinstance(c, dict) or set(c) - {"tile", "confidence"} or "tile" not in c:
+            raise RequestError(
+                f"{where}.candidates[{j}] must be {{'tile', 'confidence'}}, not {c!r}",
+                code="bad_request",
+            )
+        name, _ = _tile_name(c["tile"], f"{where}.candidates[{j}].tile")
+        cands.append((name, _number(c.get("confidence", 0.0), f"{where}.candidates[{j}]")))
+    return Detection(tile, (x1, y1, x2, y2), conf, sideways, tuple(cands))
+
+
+def group_request(request: Any) -> dict[str, Any]:
+    """The ``group`` JSON call: validate, group, score the uncertain tiles' candidates."""
+    if not isinstance(request, dict):
+        raise RequestError("the group request must be a JSON object", code="bad_request")
+    unknown = sorted(set(request) - _REQUEST_FIELDS)
+    if unknown:
+        raise RequestError(f"unknown field(s) {unknown} in the group request", code="unknown_field")
+    for name in ("width", "height", "detections"):
+        if name not in request:
+            raise RequestError(f"the group request needs {name!r}", code="missing_field")
+    width = _number(request["width"], "width")
+    height = _number(request["height"], "height")
+    if width <= 0 or height <= 0:
+        raise RequestError(f"width and height must be positive, not {width}x{height}")
+    raw = request["detections"]
+    if not isinstance(raw, list):
+        raise RequestError("detections must be a list", code="bad_request")
+    context = request.get("context")
+    if context is not None and not isinstance(context, dict):
+        raise RequestError("context must be an object of score request fields")
+    dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
+    result = group_detections(dets, width=width, height=height)
+    out = result.to_dict()
+    if context is not None and _hidden_red_kan(out["hand"]):
+        out["hand"], _ = _scored(out["hand"], context)
+    out["uncertain"] = what_if(dets, result, width=width, height=height, context=context)
+    return out

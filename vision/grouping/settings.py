@@ -1,0 +1,274 @@
+"""The grouping's tunable settings: every threshold, penalty and limit, each with why.
+
+Other modules read them as ``settings.NAME`` (never ``from ... import NAME``), so that a test
+or an experiment can change one with ``monkeypatch.setattr(settings, "NAME", value)`` and the
+change reaches every step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FACE_DOWN = "x"
+
+#: Names accepted for a face-down tile (the detector's class is ``back``).
+FACE_DOWN_NAMES = frozenset({"x", "back"})
+
+#: Whether the table plays with a red five in each suit (the usual rules): a closed kan of
+#: fives then holds the red one, face down when none shows.
+RED_FIVES = True
+
+#: Confidence under which a tile is reported as uncertain, with its candidates scored.
+LOW_CONFIDENCE = 0.6
+
+#: Boxes overlapping more than this are one tile seen twice.
+DUPLICATE_IOU = 0.6
+
+#: A tile whose along/across ratio exceeds the upright tiles' by this factor is sideways
+#: (upright 0.75 vs sideways 1.33 gives 1.78; the threshold is its geometric middle).
+SIDEWAYS_FACTOR = 1.33
+
+#: When a row's ratios split clearly in two, the threshold is between the clusters,
+#: within these bounds (thick tile bodies in oblique photos narrow the contrast).
+SIDEWAYS_LIMITS = (1.2, 1.5)
+
+#: A sideways tile's length along the row, in upright widths (tiles are about 26 x 35 mm).
+SIDEWAYS_LENGTH = 1.34
+
+#: The face's across extent changes by more than this factor, at a gap, where standing
+#: tiles meet flat ones.
+STANDING_STEP = 1.25
+
+#: A sideways tile's depth in the photo, in upright depths (0.75 for the face; the tile's
+#: side seen in oblique photos adds to both).
+SIDEWAYS_DEPTH = 0.8
+
+#: Judgements closer than this (log units between the two fits) are reported as doubtful.
+SIDEWAYS_DOUBT_MARGIN = 0.12
+
+#: A sideways tile's centre lies at least 1.17 pitches from its neighbours' (touching); a
+#: tile closer than this to both neighbours is upright whatever its box's shape.
+SIDEWAYS_MIN_STEP = 1.07
+
+#: Rows near 45 degrees (:func:`_spacing_judgement`): the spread of a touching step around
+#: its prediction (relative), the most a gap costs, the cost of a sideways tile, the weight
+#: of the box shapes' margins, and the scale from costs to the margin in log units.
+SP_NOISE = 0.09
+
+SP_GAP = 2.0
+
+SP_SIDEWAYS = 1.0
+
+SP_SHAPE = 1.0
+
+SP_MARGIN = 0.1
+
+#: A sideways tile's centre nearer the player than its neighbours' (pitches), the spread of
+#: that offset for upright and for sideways tiles, and the most it counts either way.
+EDGE_SIDEWAYS = 0.14
+
+EDGE_SPREAD = (0.025, 0.035)
+
+EDGE_CAP = 7.0
+
+#: A gap wider than this share of an upright tile's width separates tiles (players leave
+#: a quarter of a tile or more before the winning tile; touching tiles show ~0.03).
+GAP = 0.15
+
+#: A gap between two melds wider than this share of a tile may hold a missing tile.
+MELD_HOLE = 0.9
+
+#: Gaps in this band are judged, but reported as doubtful.
+GAP_DOUBT = (0.09, 0.22)
+
+#: The number of tiles a hand row may hold (13-14 tiles plus up to four kans).
+HAND_SIZE = (13, 18)
+
+#: Indicator bands: at most this many face-up tiles; the first this close to the hand's
+#: line, the second this close to the first (in upright tile heights).
+MAX_INDICATORS = 5
+
+INDICATOR_REACH = 4.0
+
+#: ... or, for face-up tiles on a dead wall (nothing else mixes face-up and face-down
+#: tiles), this close.
+DEAD_WALL_REACH = 6.0
+
+#: With no indicators within reach, a short run of face-up tiles this close is named as
+#: possible indicators.
+FAR_INDICATOR_REACH = 5.5
+
+URA_REACH = 2.0
+
+#: Distances above the hand are measured in the hand tiles' depth, or in this share of the
+#: median depth of the face-up tiles beyond it when larger (at least this many of them).
+FLAT_DEPTH_SHARE = 0.8
+
+FLAT_DEPTH_TILES = 3
+
+#: A row of at least this many face-down tiles, over a run's stretch and more than this
+#: many depths nearer the hand, is a wall between the hand and that run.
+WALL_TILES = 3
+
+WALL_RISE = 0.3
+
+#: A run above the hand with more face-up tiles than two river rows is rows run together.
+MERGED_ROWS = 12
+
+#: Face-up tiles this near the chosen indicators (tile heights across, tile widths along
+#: between the runs' end centres) make the indicator reading doubtful: a discard taken for an
+#: indicator, or an indicator left out, are then told apart by nothing in the boxes.
+STRAY_NEAR = 1.7
+
+#: Ura above the dora start where the dora start, within this many hand tile widths: the
+#: rows' along coordinates shear apart with height in oblique views (lines up the table
+#: converge on a vanishing point), by up to ~0.9 tile seen from the side.
+URA_ALIGN = 1.1
+
+URA_ALIGN_WALL = 1.6
+
+#: Ura closer above the dora than 0.3 depths (low views) must start where they start.
+URA_LOW_RISE = 0.12
+
+#: Four indicators in one run whose middle step is this much wider than the others are two
+#: dora and two ura (touching steps vary by ~10% between neighbours; the ura are laid ~0.4
+#: tile or more apart).
+URA_SPLIT_STEP = 1.2
+
+#: Ura indicators are turned over only for a riichi winner, whose hand is closed (closed
+#: kans aside): beside a hand with called melds, no run is read as ura.
+URA_NEEDS_CLOSED_HAND = True
+
+#: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
+#: below which the two runs could be split differently.
+URA_BESIDE_CLEAR = 1.6
+
+#: Runs over the hand's stretch (and 3 tiles beyond its ends) are followed this many tiles
+#: further along (a run of dora and ura side by side holds up to 10 tiles).
+RUN_BEYOND = 10.0
+
+#: Tiles of one run lie at least this far apart along it (centre step in their own size).
+RUN_MIN_STEP = 0.5
+
+#: Runs closer above or below each other than this (depths) over the same stretch are
+#: one block of tiles (a river seen from its side), not an ura row.
+COLUMN_RISE = 0.4
+
+#: A river's rows start within this many tiles of each other along the hand, and lie at one
+#: spacing: rows of discards touch, so the step to a short last row is the step between the
+#: rows above it, up to perspective (adjacent rows' scales differ by far less than 1.4) and
+#: the heights' noise (depths); a short row further below is not one of its rows.
+RIVER_ALIGN = 0.5
+
+RIVER_PITCH_SPREAD = 1.4
+
+RIVER_PITCH_NOISE = 0.05
+
+#: A run level with a river's short last row and this close along (tile widths between
+#: their ends' centres) is more of that row.
+RIVER_ROW_GAP = 1.6
+
+#: Penalty of a standing/flat split other than the one the boxes suggest, and how many
+#: such splits (gaps) are tried.
+P_SPLIT = 0.3
+
+MAX_SPLITS_TRIED = 5
+
+#: ... and more where the tiles' depth does not change there.
+P_SPLIT_UNSEEN = 1.0
+
+#: Neighbours in the row closer along than this (pitches) and further apart across than
+#: this (tile sizes) are a tile and the one stacked on it.
+STACK_STEP = 0.9
+
+STACK_ACROSS = 0.45
+
+#: A row short of tiles looks this many pitches beyond its ends for more on its line.
+FAR_REACH = 5.0
+
+#: Rows read as the possible hand (the most hand-like by size and tile count).
+HAND_ROW_TRIES = 4
+
+#: Penalty per unit of log size for a row further away (smaller) than the largest one.
+P_FAR = 2.0
+
+# Penalties of a parse: what a layout leaves unexplained (documented in the README).
+P_COUNT = 4.0
+
+P_SIDEWAYS_CONCEALED = 3.0
+
+P_FACE_DOWN_CONCEALED = 3.0
+
+P_GAP_IN_MELD = 1.5
+
+P_GAP_IN_CONCEALED = 1.0
+
+P_NO_GAP_BEFORE_MELD = 0.4
+
+P_CHI_NOT_LEFT = 2.5
+
+P_MELD_MISMATCH = 5.0
+
+P_NO_WIN = 2.5
+
+P_WIN_LEFT = 0.8
+
+P_WIN_AFTER_MELDS = 0.3
+
+P_STACK_OUTSIDE_MELD = 2.0
+
+#: A tile of a meld's kind lying just beyond its sideways tile, not read as stacked on it.
+P_LOOSE_STACK = 0.4
+
+#: A tile on a sideways tile's far side is an added kan's only when of its kind (also read
+#: without it when not).
+KAKAN_SAME_KIND = True
+
+P_WRONG_SIDE = 1.2
+
+#: Per indicator band seen only below the hand (the reading is upside down), in P_WRONG_SIDE.
+P_BAND_SIDE = 1.0
+
+P_PRIOR = 0.05
+
+#: Doubtful judgements re-read the other way (each costs one more reading of the row), and
+#: the penalty a reading against the measured evidence pays.
+MAX_DOUBTS_TRIED = 6
+
+#: A doubtful judgement is reported only when the hand it gives taken the other way reads
+#: within this penalty of the best (about one unexplained sideways tile).
+DOUBT_REACH = 3.0
+
+P_DOUBT_FLIP = 0.5
+
+#: At most this many doubtful sideways judgements are taken the other way together, chosen
+#: among this many nearest the threshold (side views of messily laid rows hold 10 or more
+#: doubts, and the two that complete the hand need not be among the nearest).
+MAX_FLIPS = 4
+
+FLIP_POOL = 12
+
+#: Of each number of turned tiles, the best this many readings are taken one turn further.
+FLIP_BEAM = 3
+
+#: Doubts are re-read together only when the reading as judged leaves one of these: tiles
+#: out of place, or a chi called from the wrong player (its sideways tile misjudged).
+FLIP_WHEN = frozenset(
+    {"gap_in_concealed", "no_winning_tile", "unexpected_sideways", "chi_not_from_left"}
+)
+
+#: Other parses within this penalty of the best are returned as alternatives.
+ALTERNATIVE_MARGIN = 1.0
+
+#: ... and within this one they make the grouping ambiguous (a warning).
+AMBIGUOUS_MARGIN = 0.3
+
+#: The win situation used for what-if scoring when the request gives none.
+DEFAULT_CONTEXT: dict[str, Any] = {
+    "ruleset": "tenhou",
+    "win": "tsumo",
+    "round_wind": "E",
+    "seat_wind": "S",
+}
+
+DIRECTIONS = ("left", "across", "right")
