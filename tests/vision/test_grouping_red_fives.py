@@ -9,6 +9,7 @@ import pytest
 from scoring.errors import AgariError
 from tests.vision.grouping_layout import lay_out, to_detections
 from vision.api import group
+from vision.grouping.what_if import follow_red_fives
 
 FIVES = [{"kind": "ankan", "tiles": ["5m"] * 4}]
 
@@ -82,3 +83,34 @@ def test_overrides_without_red_fives_read_the_kan_plain() -> None:
         ["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", context=context
     )
     assert _ankan(out) == "5555m"
+
+
+def test_rules_without_red_fives_raise_no_red_five_doubt() -> None:
+    # Under EMA there is no red five to hold face down: the kan's doubt is gone with it.
+    context = {"ruleset": "ema", "win": "tsumo", "round_wind": "E", "seat_wind": "S"}
+    out = _group(
+        ["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z", context=context
+    )
+    assert "face_down_red_five" not in [w["code"] for w in out["warnings"]]
+
+
+@pytest.mark.parametrize(
+    ("red_fives", "kan", "doubt"),
+    [
+        ({"m": 0, "p": 0, "s": 0}, "5555m", False),
+        ({"m": 0, "p": 1, "s": 1}, "5555m", False),  # only the kan's own suit matters
+        ({"m": 1, "p": 0, "s": 0}, "0555m", True),
+    ],
+)
+def test_the_hand_and_its_alternatives_follow_the_suits_red_fives(
+    red_fives: dict[str, int], kan: str, doubt: bool
+) -> None:
+    # A page that keeps an alternative grouping (a gap read the other way) must not get a
+    # red five the rules lack when the user picks it.
+    out = _group(["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"], "2z")
+    out["alternatives"] = [{"hand_tiles": out["hand_tiles"], "hand": out["hand"], "penalty": 1.0}]
+    followed = follow_red_fives(out, red_fives)
+    assert _ankan(followed) == kan
+    assert _ankan(followed["alternatives"][0]) == kan
+    assert ("face_down_red_five" in [w["code"] for w in followed["warnings"]]) is doubt
+    assert _ankan(out) == "0555m"  # the response given is left as it was

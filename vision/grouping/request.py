@@ -10,7 +10,7 @@ from scoring.tiles import Tile
 from vision.grouping import settings
 from vision.grouping.group import group_detections
 from vision.grouping.values import Detection
-from vision.grouping.what_if import _hidden_red_kan, _scored, what_if
+from vision.grouping.what_if import follow_red_fives, red_fives_of, what_if
 
 _REQUEST_FIELDS = {"width", "height", "detections", "context"}
 
@@ -106,7 +106,7 @@ def group_request(request: Any) -> dict[str, Any]:
     dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
     result = group_detections(dets, width=width, height=height)
     out = result.to_dict()
-    if context is not None and _hidden_red_kan(out["hand"]):
-        out["hand"], _ = _scored(out["hand"], context)
+    if context is not None:
+        out = follow_red_fives(out, red_fives_of(context))
     out["uncertain"] = what_if(dets, result, width=width, height=height, context=context)
     return out

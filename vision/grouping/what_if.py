@@ -28,30 +28,56 @@ def _score_outcome(hand: dict[str, Any] | None, context: dict[str, Any]) -> dict
     return {k: response.get(k) for k in ("han", "fu", "limit", "yakuman", "points")}
 
 
-def _hidden_red_kan(hand: dict[str, Any] | None) -> bool:
-    """Whether a closed kan of the hand holds a red five
-    (:func:`vision.grouping.melds._hidden_red_fives`)."""
-    return hand is not None and any(
-        m["kind"] == "ankan" and "0" in m["tiles"] for m in hand["melds"]
-    )
+def red_fives_of(context: dict[str, Any]) -> dict[str, int]:
+    """The red fives per suit of the rules ``context`` names (the usual rules' when none)."""
+    from scoring import api as scoring_api
+
+    spec = context.get("ruleset", settings.DEFAULT_CONTEXT["ruleset"])
+    return dict(scoring_api.ruleset_summary(spec)["red_fives"])
 
 
-def _scored(
-    hand: dict[str, Any] | None, context: dict[str, Any]
-) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    """The hand and its score under ``context``. When those rules have no red fives, a
-    closed kan's red five (read face down by :func:`vision.grouping.melds._hidden_red_fives`,
-    on the usual rules) is a plain five: the hand is read so, and scored again."""
-    outcome = _score_outcome(hand, context)
-    code = outcome.get("error", {}).get("code")
-    if hand is not None and code == "red_five_not_in_ruleset" and _hidden_red_kan(hand):
-        melds = [
-            {**m, "tiles": m["tiles"].replace("0", "5")} if m["kind"] == "ankan" else m
-            for m in hand["melds"]
-        ]
-        hand = {**hand, "melds": melds}
-        outcome = _score_outcome(hand, context)
-    return hand, outcome
+def _suit(tiles: str) -> str:
+    return next((c for c in reversed(tiles) if c in "mps"), "")
+
+
+def plain_hidden_fives(
+    hand: dict[str, Any] | None, red_fives: dict[str, int]
+) -> dict[str, Any] | None:
+    """The hand with each closed kan's red five read plain where the rules have no red five
+    of its suit: :func:`vision.grouping.melds._hidden_red_fives` reads the face-down five
+    red on the usual rules, but under rules without red fives the four fives are plain."""
+    if hand is None:
+        return None
+    melds = [
+        {**m, "tiles": m["tiles"].replace("0", "5")}
+        if m["kind"] == "ankan" and "0" in m["tiles"] and not red_fives.get(_suit(m["tiles"]))
+        else m
+        for m in hand["melds"]
+    ]
+    return {**hand, "melds": melds}
+
+
+def follow_red_fives(out: dict[str, Any], red_fives: dict[str, int]) -> dict[str, Any]:
+    """A ``group`` response read under rules with ``red_fives``: the hand and every
+    alternative with plain hidden fives where the suit has none, and no
+    ``face_down_red_five`` warning for such a suit (there is no red five to doubt)."""
+    if all(red_fives.get(suit) for suit in "mps"):
+        return out
+    warnings = [
+        w
+        for w in out["warnings"]
+        if w["code"] != "face_down_red_five"
+        or red_fives.get(_suit("".join(t for t in w["tiles"] if t != settings.FACE_DOWN)))
+    ]
+    alternatives = [
+        {**alt, "hand": plain_hidden_fives(alt["hand"], red_fives)} for alt in out["alternatives"]
+    ]
+    return {
+        **out,
+        "hand": plain_hidden_fives(out["hand"], red_fives),
+        "warnings": warnings,
+        "alternatives": alternatives,
+    }
 
 
 def what_if(
@@ -68,6 +94,7 @@ def what_if(
     and None when scoring was unavailable for every candidate (then ask anyway).
     """
     ctx = dict(settings.DEFAULT_CONTEXT if context is None else context)
+    red_fives = red_fives_of(ctx)
     out: list[dict[str, Any]] = []
     for w in result.warnings:
         if w.code != "low_confidence" or not w.detections:
@@ -81,7 +108,8 @@ def what_if(
                 changed = list(detections)
                 changed[i] = replace(detections[i], tile=cand, confidence=1.0, candidates=())
                 hand = group_detections(changed, width=width, height=height).hand()
-            hand, outcome = _scored(hand, ctx)
+            hand = plain_hidden_fives(hand, red_fives)
+            outcome = _score_outcome(hand, ctx)
             rows.append({"tile": cand, "hand": hand, **outcome})
         outcomes = {
             repr(r["error"]["code"]) if "error" in r else repr(r.get("points")) for r in rows
