@@ -20,6 +20,7 @@ from vision.grouping.doubts import (
 )
 from vision.grouping.duplicates import _merge_duplicates
 from vision.grouping.hand_row import _hand_rows, _reach_further, _read_row_splits
+from vision.grouping.indicators import _cut_by_frame
 from vision.grouping.values import Detection, Grouping, GroupingResult, GroupingWarning
 from vision.rows import Row, find_rows, sizes_of
 
@@ -94,6 +95,9 @@ def group_detections(
                 ),
             ]
             best = candidates[0]
+    # Dora indicators cut by the photo's edge (only here is the frame's size known).
+    candidates = [_cut_by_frame(g, dets, width, height) for g in candidates]
+    best = candidates[0]
     warnings.extend(row_warnings)
     alternatives: list[Grouping] = []
     seen = {best.key()}

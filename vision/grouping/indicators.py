@@ -11,7 +11,7 @@ import numpy as np
 
 from vision.grouping import settings
 from vision.grouping.row_geometry import RowGeometry
-from vision.grouping.values import Detection, GroupingWarning
+from vision.grouping.values import Detection, Grouping, GroupingWarning
 from vision.rows import centres_of, sizes_of
 
 
@@ -461,3 +461,32 @@ def _stray_near(runs: Sequence[_Run], chosen: Sequence[_Run]) -> tuple[int, ...]
                 out.extend(run.face_up)
                 break
     return tuple(out)
+
+
+def _cut_by_frame(
+    grouping: Grouping, dets: Sequence[Detection], width: float, height: float
+) -> Grouping:
+    """The reading without indicators when a dora indicator touches the photo's edge (within
+    :data:`~vision.grouping.settings.FRAME_MARGIN` pixels): a tile cut by the frame may end a
+    row that goes on beyond the photo, such as a river's row, while a player shows the
+    indicators whole beside the hand. Named ``possible_indicators``, never silent."""
+    m = settings.FRAME_MARGIN
+    if m < 0 or not grouping.dora:
+        return grouping
+    boxes = [dets[i].box for i in grouping.dora]
+    if min(min(x1, y1, width - x2, height - y2) for x1, y1, x2, y2 in boxes) > m:
+        return grouping
+    return replace(
+        grouping,
+        dora=(),
+        ura=(),
+        warnings=(
+            *grouping.warnings,
+            GroupingWarning(
+                "possible_indicators",
+                "face-up tiles at the photo's edge were not read as dora indicators: the row "
+                "they end may go on beyond the photo (a river), and indicators show whole",
+                (*grouping.dora, *grouping.ura),
+            ),
+        ),
+    )

@@ -168,6 +168,11 @@ RIVER_PITCH_NOISE = 0.05
 #: their ends' centres) is more of that row.
 RIVER_ROW_GAP = 1.6
 
+#: A dora indicator whose box lies within this many pixels of the photo's edge is cut by the
+#: frame: its row may go on beyond the photo (a river's row, of which only the end shows), so
+#: it is not read as an indicator (``possible_indicators`` names it). Negative: never.
+FRAME_MARGIN = 1.0
+
 #: Penalty of a standing/flat split other than the one the boxes suggest, and how many
 #: such splits (gaps) are tried.
 P_SPLIT = 0.3

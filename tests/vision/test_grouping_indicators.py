@@ -1,0 +1,58 @@
+"""Indicator rules (``vision/grouping/indicators.py``) beyond the conventions of
+``test_grouping``: hand-written layouts, and fixtures from generated tuning scenes that read
+wrong with their rule off."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.vision.grouping_layout import Placed, lay_out, to_detections
+from vision.api import group
+from vision.grouping import settings
+
+FIXTURES = Path(__file__).resolve().parents[1] / "resources" / "grouping"
+CLOSED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
+
+
+def _request(placed: list[Placed], *, shift_y: float = 0.0) -> dict[str, Any]:
+    dets = to_detections(placed)
+    for d in dets:
+        x1, y1, x2, y2 = d["box"]
+        d["box"] = [x1, y1 + shift_y, x2, y2 + shift_y]
+    return {"width": 1200, "height": 1000, "detections": dets}
+
+
+def test_a_tile_cut_by_the_photos_edge_is_not_read_as_dora() -> None:
+    """The same lone tile above the hand: a dora indicator in the open, but not when the photo
+    ends at its edge (its row may go on beyond the photo); named, never silent."""
+    placed = [*lay_out(CLOSED, "2z"), Placed("7p", 2.0, 3.0, False, "discard")]
+    inside = _request(placed)
+    assert group(inside)["hand"]["dora_indicators"] == ["7p"]
+    top = min(d["box"][1] for d in inside["detections"])
+    out = group(_request(placed, shift_y=-top))
+    assert out["hand"]["dora_indicators"] == []
+    assert out["hand"]["closed"] == "123m456p789s1122z"
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
+    assert warning["tiles"] == ["7p"]
+
+
+@pytest.mark.parametrize(
+    ("name", "setting", "value"),
+    [
+        ("discard_cut_by_frame_not_dora", "FRAME_MARGIN", -1.0),
+    ],
+)
+def test_each_indicator_rule_is_what_reads_its_fixture(
+    name: str, setting: str, value: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the rule (its setting off), the fixture from a tuning scene reads wrong."""
+    data = json.loads((FIXTURES / f"{name}.json").read_text())
+    out = group(data["request"])
+    assert out["hand"] == data["expected"]["hand"], data["about"]
+    assert set(data["expected"]["warnings"]) <= {w["code"] for w in out["warnings"]}
+    monkeypatch.setattr(settings, setting, value)
+    assert group(data["request"])["hand"] != data["expected"]["hand"]
