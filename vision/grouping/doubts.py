@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,6 +44,33 @@ def _settle_doubts(
     return sorted([*candidates, *flipped, *combined], key=lambda g: g.penalty), doubts
 
 
+def _flip_cost(geo: RowGeometry, flips: Iterable[int], reading: int) -> float:
+    """What reading these row tiles the other way costs: :data:`P_DOUBT_FLIP` each, less
+    where the tile's near-edge offset speaks for the turn and more where it speaks against
+    it (:data:`EDGE_FLIP`; rows near 45 degrees weigh the offsets in their judgement).
+
+    >>> import numpy as np
+    >>> geo = RowGeometry((7, 8), np.zeros(2), np.zeros(2), np.ones(2), np.ones(2),
+    ...     np.array([False, True]), (), 1.0, np.ones(2), 1.0, (1.0, 0.0), (0.0, 0.0), True,
+    ...     np.array([0.14, 0.0]))
+    >>> round(_flip_cost(geo, [7], 1), 3), round(_flip_cost(geo, [7], -1), 3)
+    (0.1, 0.9)
+    >>> round(_flip_cost(geo, [7, 8], 1), 3)
+    0.2
+    """
+    flips = [m for m in flips if m in geo.members]  # an added kan's tile is no row tile
+    cost = settings.P_DOUBT_FLIP * len(flips)
+    if not settings.EDGE_FLIP or not geo.conditioned:
+        return cost
+    mid = settings.EDGE_SIDEWAYS / 2
+    for m in flips:
+        k = geo.members.index(m)
+        towards_sideways = (float(geo.near_edge[k]) * reading - mid) / mid
+        support = towards_sideways if not geo.sideways[k] else -towards_sideways
+        cost -= settings.EDGE_FLIP * max(-1.0, min(1.0, support))
+    return cost
+
+
 def _combined_flips(
     best: Grouping,
     flipped: Sequence[Grouping],
@@ -60,7 +87,7 @@ def _combined_flips(
     obliquely, standing tiles beside flat ones) need both turned before either hand
     reads well. Starts only when one turned tile already reads better than the layout
     as judged (those readings, and the warnings naming the doubts, come from
-    :func:`_consequential_doubts`); each turned tile costs :data:`P_DOUBT_FLIP`."""
+    :func:`_consequential_doubts`); each turned tile costs :func:`_flip_cost`."""
     pool = list(geo.doubtful_sideways[: settings.FLIP_POOL])
     if (
         settings.MAX_FLIPS < 2
@@ -72,7 +99,7 @@ def _combined_flips(
     def read(flips: frozenset[int]) -> tuple[float, frozenset[int], Grouping]:
         cands, _, _ = _read_row(members, dets, kept, names, split=split, flip_sideways=flips)
         g = min(cands, key=lambda g: g.penalty)
-        return g.penalty + settings.P_DOUBT_FLIP * len(flips), flips, g
+        return g.penalty + _flip_cost(geo, flips, g.reading), flips, g
 
     singles = {g.key() for g in flipped}
     trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
@@ -168,7 +195,12 @@ def _consequential_doubts(
             # Taken the other way the hand changes, but reads far worse: not a real doubt.
             if other.key() != best.key() and other.penalty < best.penalty + settings.DOUBT_REACH:
                 changed.append(det)
-                others.append(replace(other, penalty=other.penalty + settings.P_DOUBT_FLIP))
+                cost = (
+                    _flip_cost(geo, [det], other.reading)
+                    if flip == "flip_sideways"
+                    else settings.P_DOUBT_FLIP
+                )
+                others.append(replace(other, penalty=other.penalty + cost))
         if flip == "flip_sideways":
             # A meld's doubtful called tile may be its neighbour instead (who it came from
             # then changes): the two taken the other way together.
@@ -182,7 +214,8 @@ def _consequential_doubts(
                     and other.penalty < best.penalty + settings.DOUBT_REACH
                 ):
                     changed.extend(d for d in pair if d not in changed)
-                    others.append(replace(other, penalty=other.penalty + 2 * settings.P_DOUBT_FLIP))
+                    cost = _flip_cost(geo, pair, other.reading)
+                    others.append(replace(other, penalty=other.penalty + cost))
         if changed:
             what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
             warnings.append(

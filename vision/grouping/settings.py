@@ -246,6 +246,13 @@ DOUBT_REACH = 3.0
 
 P_DOUBT_FLIP = 0.5
 
+#: Turning a doubtful tile costs up to this much less than P_DOUBT_FLIP where its near-edge
+#: offset speaks for the turn, and as much more where it speaks against it (the offset
+#: measured from EDGE_SIDEWAYS / 2, in units of it; rows the box shapes can judge): between
+#: readings that explain the layout equally well, the tiles lying as sideways tiles lie
+#: decide which are the called ones (0: off).
+EDGE_FLIP = 0.4
+
 #: At most this many doubtful sideways judgements are taken the other way together, chosen
 #: among this many nearest the threshold (side views of messily laid rows hold 10 or more
 #: doubts, and the two that complete the hand need not be among the nearest).
