@@ -40,10 +40,27 @@ def test_a_tile_cut_by_the_photos_edge_is_not_read_as_dora() -> None:
     assert warning["tiles"] == ["7p"]
 
 
+def test_a_tile_close_below_other_discards_is_not_read_as_dora() -> None:
+    """A lone tile less than half a tile's depth below a row of discards, over its stretch,
+    is part of that block (rows of a river touch; indicators lie apart); the same tile away
+    from the row is a dora indicator."""
+    row = [
+        Placed(t, 3.0 + 0.75 * k, 3.0, False, "discard") for k, t in enumerate(["3m", "9p", "1z"])
+    ]
+    apart = group(_request([*lay_out(CLOSED, "2z"), *row, Placed("7p", -1.0, 2.6, False, "x")]))
+    assert apart["hand"]["dora_indicators"] == ["7p"]
+    close = group(_request([*lay_out(CLOSED, "2z"), *row, Placed("7p", 3.3, 2.6, False, "x")]))
+    assert close["hand"]["dora_indicators"] == []
+    assert close["hand"]["closed"] == "123m456p789s1122z"
+    warning = next(w for w in close["warnings"] if w["code"] == "possible_indicators")
+    assert "7p" in warning["tiles"]
+
+
 @pytest.mark.parametrize(
     ("name", "setting", "value"),
     [
         ("discard_cut_by_frame_not_dora", "FRAME_MARGIN", -1.0),
+        ("discard_close_above_discards_not_dora", "CROWD_RISE", 0.0),
     ],
 )
 def test_each_indicator_rule_is_what_reads_its_fixture(

@@ -28,6 +28,10 @@ class _Run:
     steps: tuple[float, ...] = ()
     #: The face-up tiles' places along the hand (hand tile widths).
     places: tuple[float, ...] = ()
+    #: The run's place across the table (pixels beyond the hand's line, median) and its
+    #: face-up tiles' depth across it (pixels, median).
+    rise_px: float = 0.0
+    depth_px: float = 0.0
 
 
 def _runs_above(
@@ -107,6 +111,8 @@ def _runs_above(
                     for a, b in itertools.pairwise(up_members)
                 ),
                 places=tuple(float(along[k]) for k in up_members),
+                rise_px=float(np.median((rel @ up)[members])),
+                depth_px=float(np.median(depth[up_members])),
             )
         )
     runs.sort(key=lambda r: r.height)
@@ -134,7 +140,9 @@ def _indicator_bands(
     (one ura under each dora indicator). A short run under a longer one that starts where
     it starts (itself a river row), at the river's row spacing, is the river's last row:
     not indicators, and the search goes on beyond it (``possible_indicators`` names it).
-    Face-up tiles beyond a wall (face-down tiles between them and the hand) are discards.
+    Face-up tiles beyond a wall (face-down tiles between them and the hand) are discards, and
+    so are runs in a block of face-up tiles less than about half a tile's depth apart across
+    the table (:data:`~vision.grouping.settings.CROWD_RISE`; indicators lie apart).
     """
     if not others:
         return [], []
@@ -205,6 +213,49 @@ def _indicator_bands(
             for w in walls
         )
 
+    def close(a: _Run, b: _Run) -> bool:
+        # Face-up runs over one stretch, their rows less than about half their tiles' own
+        # depth apart across the table: no two rows laid apart (rows of a river touch, a
+        # row's centres lie a whole row step further). As many tiles starting together
+        # aside: ura on their dora, seen from low down.
+        return (
+            a.start < b.end + 0.5
+            and a.end > b.start - 0.5
+            and abs(a.rise_px - b.rise_px) < settings.CROWD_RISE * (a.depth_px + b.depth_px) / 2
+            and not (
+                len(a.face_up) == len(b.face_up) and abs(a.start - b.start) < settings.URA_ALIGN
+            )
+        )
+
+    def crowded(run: _Run) -> bool:
+        # Part of a block of discards laid messily: any other face-up run close to it, or
+        # close to one that is.
+        block, todo = [run], [run]
+        while todo:
+            r = todo.pop()
+            for o in runs:
+                if o.face_up and all(o is not x for x in block) and close(r, o):
+                    block.append(o)
+                    todo.append(o)
+        return len(block) > 1
+
+    crowd: list[int] = []
+    while (
+        candidates
+        and len(candidates[0].face_up) <= settings.MAX_INDICATORS
+        and crowded(candidates[0])
+    ):
+        crowd.extend(candidates[0].face_up)
+        candidates = candidates[1:]
+    if crowd:
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "face-up tiles lying among other face-up tiles, less than a tile's depth from "
+                "them across the table (a block of discards), were not read as dora indicators",
+                tuple(crowd),
+            )
+        )
     if candidates and behind_wall(candidates[0]):
         warnings.append(
             GroupingWarning(

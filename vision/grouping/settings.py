@@ -173,6 +173,13 @@ RIVER_ROW_GAP = 1.6
 #: it is not read as an indicator (``possible_indicators`` names it). Negative: never.
 FRAME_MARGIN = 1.0
 
+#: Face-up runs over one stretch whose rows lie less than this share of their tiles' own
+#: depth apart across the table form one block of discards laid messily: none of them is a
+#: dora indicator (indicators lie apart; touching rows of a river lie a whole row step
+#: apart, ura on their dora too, and those are exempt: as many tiles, starting together).
+#: 0: off.
+CROWD_RISE = 0.55
+
 #: Penalty of a standing/flat split other than the one the boxes suggest, and how many
 #: such splits (gaps) are tried.
 P_SPLIT = 0.3
