@@ -9,9 +9,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from vision.grouping import settings
 from vision.grouping.hand_row import _read_row, _read_row_splits
-from vision.grouping.row_geometry import RowGeometry
+from vision.grouping.row_geometry import RowGeometry, _near_edge_offsets
 from vision.grouping.values import Detection, Grouping, GroupingWarning, _kind
 
 
@@ -39,33 +41,47 @@ def _settle_doubts(
     better (a tile just past the sideways threshold that completes a meld): the best
     reading wins either way."""
     candidates = sorted(candidates, key=lambda g: g.penalty)
-    doubts, flipped = _consequential_doubts(candidates[0], geo, members, dets, kept, names, split)
-    combined = _combined_flips(candidates[0], flipped, geo, members, dets, kept, names, split)
+    edge = _near_edges(geo)
+    doubts, flipped = _consequential_doubts(
+        candidates[0], geo, members, dets, kept, names, split, edge
+    )
+    combined = _combined_flips(candidates[0], flipped, geo, members, dets, kept, names, split, edge)
     return sorted([*candidates, *flipped, *combined], key=lambda g: g.penalty), doubts
 
 
-def _flip_cost(geo: RowGeometry, flips: Iterable[int], reading: int) -> float:
-    """What reading these row tiles the other way costs: :data:`P_DOUBT_FLIP` each, less
-    where the tile's near-edge offset speaks for the turn and more where it speaks against
-    it (:data:`EDGE_FLIP`; rows near 45 degrees weigh the offsets in their judgement).
+def _near_edges(geo: RowGeometry) -> np.ndarray | None:
+    """Each row tile's near-edge offset (:func:`_near_edge_offsets`) where the cost of turning
+    a doubtful tile weighs it (:data:`EDGE_FLIP`; rows the box shapes judge), else None."""
+    if not settings.EDGE_FLIP or not geo.conditioned or not geo.doubtful_sideways:
+        return None
+    return _near_edge_offsets(geo.positions, geo.offsets, geo.parts)
 
-    >>> import numpy as np
-    >>> geo = RowGeometry((7, 8), np.zeros(2), np.zeros(2), np.ones(2), np.ones(2),
-    ...     np.array([False, True]), (), 1.0, np.ones(2), 1.0, (1.0, 0.0), (0.0, 0.0), True,
-    ...     np.array([0.14, 0.0]))
-    >>> round(_flip_cost(geo, [7], 1), 3), round(_flip_cost(geo, [7], -1), 3)
+
+def _flip_cost(
+    geo: RowGeometry, edge: np.ndarray | None, flips: Iterable[int], reading: int
+) -> float:
+    """What reading these row tiles the other way costs: :data:`P_DOUBT_FLIP` each, less
+    where the tile's near-edge offset (``edge``, :func:`_near_edges`) speaks for the turn
+    and more where it speaks against it (:data:`EDGE_FLIP`): players line up a row's near
+    edges, so a sideways tile's centre sits ~:data:`EDGE_SIDEWAYS` pitch nearer the player
+    (the side the reading fixes) than its upright neighbours'.
+
+    >>> geo = RowGeometry((7, 8), *[np.zeros(2)] * 4, np.array([False, True]), (), 1.0,
+    ...     np.ones(2), 1.0, (1.0, 0.0), (0.0, 0.0), True, (np.arange(2),))
+    >>> edge = np.array([0.14, 0.0])
+    >>> round(_flip_cost(geo, edge, [7], 1), 3), round(_flip_cost(geo, edge, [7], -1), 3)
     (0.1, 0.9)
-    >>> round(_flip_cost(geo, [7, 8], 1), 3)
-    0.2
+    >>> round(_flip_cost(geo, edge, [7, 8], 1), 3), _flip_cost(geo, None, [7, 8], 1)
+    (0.2, 1.0)
     """
     flips = [m for m in flips if m in geo.members]  # an added kan's tile is no row tile
     cost = settings.P_DOUBT_FLIP * len(flips)
-    if not settings.EDGE_FLIP or not geo.conditioned:
+    if edge is None:
         return cost
     mid = settings.EDGE_SIDEWAYS / 2
     for m in flips:
         k = geo.members.index(m)
-        towards_sideways = (float(geo.near_edge[k]) * reading - mid) / mid
+        towards_sideways = (float(edge[k]) * reading - mid) / mid
         support = towards_sideways if not geo.sideways[k] else -towards_sideways
         cost -= settings.EDGE_FLIP * max(-1.0, min(1.0, support))
     return cost
@@ -80,6 +96,7 @@ def _combined_flips(
     kept: Sequence[int],
     names: tuple[str, ...],
     split: int | None,
+    edge: np.ndarray | None = None,
 ) -> list[Grouping]:
     """Doubtful sideways judgements taken the other way together (every pair among the
     :data:`FLIP_POOL` nearest the threshold, then the best :data:`FLIP_BEAM` of each size
@@ -87,7 +104,7 @@ def _combined_flips(
     obliquely, standing tiles beside flat ones) need both turned before either hand
     reads well. Starts only when one turned tile already reads better than the layout
     as judged (those readings, and the warnings naming the doubts, come from
-    :func:`_consequential_doubts`); each turned tile costs :func:`_flip_cost`."""
+    :func:`_consequential_doubts`); each turned tile costs :func:`_flip_cost` (``edge``)."""
     pool = list(geo.doubtful_sideways[: settings.FLIP_POOL])
     if (
         settings.MAX_FLIPS < 2
@@ -99,7 +116,7 @@ def _combined_flips(
     def read(flips: frozenset[int]) -> tuple[float, frozenset[int], Grouping]:
         cands, _, _ = _read_row(members, dets, kept, names, split=split, flip_sideways=flips)
         g = min(cands, key=lambda g: g.penalty)
-        return g.penalty + _flip_cost(geo, flips, g.reading), flips, g
+        return g.penalty + _flip_cost(geo, edge, flips, g.reading), flips, g
 
     singles = {g.key() for g in flipped}
     trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
@@ -168,6 +185,7 @@ def _consequential_doubts(
     kept: Sequence[int],
     names: tuple[str, ...],
     split: int | None,
+    edge: np.ndarray | None = None,
 ) -> tuple[list[GroupingWarning], list[Grouping]]:
     """Warnings for near-threshold judgements (sideways, gaps) that change the hand when
     taken the other way, and the hands they would give (returned as alternatives).
@@ -196,7 +214,7 @@ def _consequential_doubts(
             if other.key() != best.key() and other.penalty < best.penalty + settings.DOUBT_REACH:
                 changed.append(det)
                 cost = (
-                    _flip_cost(geo, [det], other.reading)
+                    _flip_cost(geo, edge, [det], other.reading)
                     if flip == "flip_sideways"
                     else settings.P_DOUBT_FLIP
                 )
@@ -214,7 +232,7 @@ def _consequential_doubts(
                     and other.penalty < best.penalty + settings.DOUBT_REACH
                 ):
                     changed.extend(d for d in pair if d not in changed)
-                    cost = _flip_cost(geo, pair, other.reading)
+                    cost = _flip_cost(geo, edge, pair, other.reading)
                     others.append(replace(other, penalty=other.penalty + cost))
         if changed:
             what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"

@@ -36,9 +36,8 @@ class RowGeometry:
     direction: tuple[float, float]
     origin: tuple[float, float]
     conditioned: bool
-    #: each tile's offset across the row from its neighbours', in pitches, along the row's
-    #: normal (:func:`_near_edge_offsets`; a sideways tile's lies towards the player)
-    near_edge: np.ndarray
+    #: the row's sections judged apart (standing and flat tiles), as indices into members
+    parts: tuple[np.ndarray, ...]
 
 
 def _row_geometry(
@@ -82,9 +81,10 @@ def _row_geometry(
             margin[part] = -1.0  # two tiles apart from the rest: a flat winning tile or so
     judged, margin = _spacing_veto(pos, judged, margin)
     size_units: np.ndarray | None = None
-    near_edge = _near_edge_offsets(pos, off, parts)
     if not is_well_conditioned(direction):
-        judged, margin, size_units = _spacing_judgement(xyxy, pos, near_edge, margin, player_side)
+        judged, margin, size_units = _spacing_judgement(
+            xyxy, pos, _near_edge_offsets(pos, off, parts), margin, player_side
+        )
     given = [dets[i].sideways for i in members]
     sideways = np.array(
         [g if g is not None else bool(j) for g, j in zip(given, judged, strict=True)],
@@ -129,7 +129,7 @@ def _row_geometry(
         direction=direction,
         origin=(float(origin[0]), float(origin[1])),
         conditioned=conditioned,
-        near_edge=near_edge,
+        parts=tuple(parts),
     )
 
 
