@@ -91,3 +91,15 @@ def wait_points(page: Any, points: int) -> None:
         arg=points,
         timeout=WAIT_MS,
     )
+
+
+def open_app(browser: Any, url: str, **options: Any) -> tuple[Any, list[str]]:
+    """A page of its own browser context (``options``: viewport, locale, ...) at ``url``,
+    once the app has started, and the list its uncaught script errors go to (a test ends
+    by asserting it empty). Close with ``page.context.close()``."""
+    page = browser.new_context(**options).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.wait_for_selector("#app[data-ready='1']")
+    return page, errors

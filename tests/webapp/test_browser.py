@@ -22,6 +22,7 @@ from tests.webapp.browser_support import (
     CHROMIUM_ARGS,
     WAIT_MS,
     install_chromium,
+    open_app,
     screenshot,
     wait_points,
 )
@@ -102,12 +103,14 @@ def _other_ruleset(req: dict[str, Any], base: int) -> tuple[str, int]:
 def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     browser: Any, server: LiveServer
 ) -> None:
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
-    page = phone.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{server.url}/hand")
-    page.wait_for_selector("#app[data-ready='1']")
+    page, errors = open_app(
+        browser,
+        f"{server.url}/hand",
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-GB",
+    )
 
     # Enter the hand by tapping: two chi from the left, the concealed part, the winning
     # tile (chosen automatically once the concealed part is full), a dora indicator.
@@ -192,19 +195,14 @@ def test_tap_a_hand_correct_a_tile_change_rules_and_watch_the_overlay(
     assert int(obs.locator("#overlay").get_attribute("data-version") or 0) >= 2
     screenshot(obs, "webapp", "overlay-updated")
     viewer.close()
-    phone.close()
+    page.context.close()
     assert errors == []
 
 
 def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveServer) -> None:
     if not any((REPO / "models").glob("*.onnx")):
         pytest.skip("no shipped detector model in models/ yet (issue 7)")
-    desktop = browser.new_context(viewport=DESKTOP, locale="ja-JP")
-    page = desktop.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url + "/")
-    page.wait_for_selector("#app[data-ready='1']")
+    page, errors = open_app(browser, server.url + "/", viewport=DESKTOP, locale="ja-JP")
     assert "写真" in page.inner_text("h1")  # the browser's language: Japanese
 
     # Keep the form's context field as the page sends it (Playwright shows no multipart body).
@@ -262,7 +260,7 @@ def test_upload_the_example_photo_and_correct_a_tile(browser: Any, server: LiveS
     assert "zoomed" in (mobile.locator("#photo-wrap").get_attribute("class") or "")
     screenshot(mobile, "webapp", "phone-photo-zoomed")
     phone.close()
-    desktop.close()
+    page.context.close()
     assert errors == []
 
 

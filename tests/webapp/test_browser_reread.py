@@ -23,7 +23,7 @@ import scoring.api
 import vision.recognition
 from datasets.classes import BACK, CLASS_NAMES
 from tests.vision.grouping_layout import lay_out, to_detections
-from tests.webapp.browser_support import in_own_thread, screenshot, wait_points
+from tests.webapp.browser_support import in_own_thread, open_app, screenshot, wait_points
 from tests.webapp.conftest import LiveServer
 from tests.webapp.test_browser import DESKTOP, EXAMPLE
 from vision.detections import Detections
@@ -100,12 +100,8 @@ def _ankan(tiles: str) -> dict[str, Any]:
 
 
 def _open(browser: Any, server: LiveServer) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url + "/")
-    page.wait_for_selector("#app[data-ready='1']")
+    page, errors = open_app(browser, server.url + "/", viewport=DESKTOP, locale="en-GB")
+    context = page.context
     page.set_input_files("#upload-input", str(EXAMPLE))
     page.wait_for_selector("#result:not([hidden])", timeout=WAIT_MS)
     return context, page, errors
