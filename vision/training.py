@@ -371,6 +371,10 @@ def train(
         "warmup_epochs": 1.0,  # every run starts from trained weights (the peer's or ours)
         "plots": False,
         "patience": 50,
+        # Every epoch kept (weights/epochN.pt, ~5 MB each, outside git): best.pt is chosen by
+        # mAP50-95 on one val set, and under `time` a cut close-mosaic epoch can overwrite a
+        # full epoch that reads better on the other sets (run mixI).
+        "save_period": 1,
         "seed": 0,
     }
     if hours:
