@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -41,12 +41,34 @@ def _settle_doubts(
     better (a tile just past the sideways threshold that completes a meld): the best
     reading wins either way."""
     candidates = sorted(candidates, key=lambda g: g.penalty)
-    edge = _near_edges(geo)
-    doubts, flipped = _consequential_doubts(
-        candidates[0], geo, members, dets, kept, names, split, edge
-    )
-    combined = _combined_flips(candidates[0], flipped, geo, members, dets, kept, names, split, edge)
+    row = _DoubtfulRow(geo, members, dets, kept, names, split, _near_edges(geo))
+    doubts, flipped = _consequential_doubts(candidates[0], row)
+    combined = _combined_flips(candidates[0], flipped, row)
     return sorted([*candidates, *flipped, *combined], key=lambda g: g.penalty), doubts
+
+
+@dataclass(frozen=True, slots=True)
+class _DoubtfulRow:
+    """The hand row whose doubtful judgements are re-read: what reading it again needs, and
+    the near-edge offsets (``edge``, :func:`_near_edges`) that price each turned tile."""
+
+    geo: RowGeometry
+    members: list[int]
+    dets: Sequence[Detection]
+    kept: Sequence[int]
+    names: tuple[str, ...]
+    split: int | None
+    edge: np.ndarray | None
+
+    def read(self, **flips: frozenset[int]) -> Grouping:
+        """The best reading with the judgements of ``flip_sideways`` / ``flip_gaps`` turned."""
+        cands, _, _ = _read_row(
+            self.members, self.dets, self.kept, self.names, split=self.split, **flips
+        )
+        return min(cands, key=lambda g: g.penalty)
+
+    def flip_cost(self, flips: Iterable[int], reading: int) -> float:
+        return _flip_cost(self.geo, self.edge, flips, reading)
 
 
 def _near_edges(geo: RowGeometry) -> np.ndarray | None:
@@ -88,15 +110,7 @@ def _flip_cost(
 
 
 def _combined_flips(
-    best: Grouping,
-    flipped: Sequence[Grouping],
-    geo: RowGeometry,
-    members: list[int],
-    dets: Sequence[Detection],
-    kept: Sequence[int],
-    names: tuple[str, ...],
-    split: int | None,
-    edge: np.ndarray | None = None,
+    best: Grouping, flipped: Sequence[Grouping], row: _DoubtfulRow
 ) -> list[Grouping]:
     """Doubtful sideways judgements taken the other way together (every pair among the
     :data:`FLIP_POOL` nearest the threshold, then the best :data:`FLIP_BEAM` of each size
@@ -104,8 +118,8 @@ def _combined_flips(
     obliquely, standing tiles beside flat ones) need both turned before either hand
     reads well. Starts only when one turned tile already reads better than the layout
     as judged (those readings, and the warnings naming the doubts, come from
-    :func:`_consequential_doubts`); each turned tile costs :func:`_flip_cost` (``edge``)."""
-    pool = list(geo.doubtful_sideways[: settings.FLIP_POOL])
+    :func:`_consequential_doubts`); each turned tile costs :func:`_flip_cost`."""
+    pool = list(row.geo.doubtful_sideways[: settings.FLIP_POOL])
     if (
         settings.MAX_FLIPS < 2
         or len(pool) < 2
@@ -114,9 +128,8 @@ def _combined_flips(
         return []
 
     def read(flips: frozenset[int]) -> tuple[float, frozenset[int], Grouping]:
-        cands, _, _ = _read_row(members, dets, kept, names, split=split, flip_sideways=flips)
-        g = min(cands, key=lambda g: g.penalty)
-        return g.penalty + _flip_cost(geo, edge, flips, g.reading), flips, g
+        g = row.read(flip_sideways=flips)
+        return g.penalty + row.flip_cost(flips, g.reading), flips, g
 
     singles = {g.key() for g in flipped}
     trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
@@ -178,21 +191,14 @@ def _doubtful_extra(best: Grouping, members: list[int], dets: Sequence[Detection
 
 
 def _consequential_doubts(
-    best: Grouping,
-    geo: RowGeometry,
-    members: list[int],
-    dets: Sequence[Detection],
-    kept: Sequence[int],
-    names: tuple[str, ...],
-    split: int | None,
-    edge: np.ndarray | None = None,
+    best: Grouping, row: _DoubtfulRow
 ) -> tuple[list[GroupingWarning], list[Grouping]]:
     """Warnings for near-threshold judgements (sideways, gaps) that change the hand when
     taken the other way, and the hands they would give (returned as alternatives).
 
     A doubt that changes nothing (a gap between two melds, say) is not worth asking about.
     """
-    side_doubts = list(geo.doubtful_sideways)
+    side_doubts = list(row.geo.doubtful_sideways)
     gap_doubts = [
         t.det
         for t in best.order[1:]
@@ -206,15 +212,12 @@ def _consequential_doubts(
     ):
         changed = []
         for det in dets_in_doubt[: settings.MAX_DOUBTS_TRIED]:
-            cands, _, _ = _read_row(
-                members, dets, kept, names, split=split, **{flip: frozenset({det})}
-            )
-            other = min(cands, key=lambda g: g.penalty)
+            other = row.read(**{flip: frozenset({det})})
             # Taken the other way the hand changes, but reads far worse: not a real doubt.
             if other.key() != best.key() and other.penalty < best.penalty + settings.DOUBT_REACH:
                 changed.append(det)
                 cost = (
-                    _flip_cost(geo, edge, [det], other.reading)
+                    row.flip_cost([det], other.reading)
                     if flip == "flip_sideways"
                     else settings.P_DOUBT_FLIP
                 )
@@ -223,16 +226,13 @@ def _consequential_doubts(
             # A meld's doubtful called tile may be its neighbour instead (who it came from
             # then changes): the two taken the other way together.
             for pair in _called_tile_swaps(best, set(dets_in_doubt[: settings.MAX_DOUBTS_TRIED])):
-                cands, _, _ = _read_row(
-                    members, dets, kept, names, split=split, flip_sideways=frozenset(pair)
-                )
-                other = min(cands, key=lambda g: g.penalty)
+                other = row.read(flip_sideways=frozenset(pair))
                 if (
                     other.key() != best.key()
                     and other.penalty < best.penalty + settings.DOUBT_REACH
                 ):
                     changed.extend(d for d in pair if d not in changed)
-                    cost = _flip_cost(geo, edge, pair, other.reading)
+                    cost = row.flip_cost(pair, other.reading)
                     others.append(replace(other, penalty=other.penalty + cost))
         if changed:
             what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
