@@ -81,7 +81,7 @@
     form.append("photo", blob, name || "photo.jpg");
     // The ruleset and situation already picked: the grouping reads a closed kan of fives
     // plain under rules without red fives, and scores the uncertain tiles under them.
-    const context = situationContext(scoreSituation());
+    const context = currentContext();
     form.append("context", JSON.stringify(context));
     let body;
     let resp;
@@ -659,8 +659,14 @@
     return req;
   }
 
+  // The situation as the grouping step takes it (`/recognize` and `/group`), and as a key
+  // that tells whether the photo was read under it.
+  function currentContext() {
+    return situationContext(scoreSituation());
+  }
+
   function currentContextKey() {
-    return JSON.stringify(situationContext(scoreSituation()));
+    return JSON.stringify(currentContext());
   }
 
   function needsReread() {
@@ -673,7 +679,7 @@
   // places of the hand the user left as read; what the user changed stays.
   async function reread() {
     const rec = state.recog;
-    const context = situationContext(scoreSituation());
+    const context = currentContext();
     const key = JSON.stringify(context);
     const keep = ["tile", "box", "confidence", "sideways", "candidates"];
     const detections = (rec.detections || []).map((d) => Object.fromEntries(keep.filter((k) => d[k] !== undefined).map((k) => [k, d[k]])));
