@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from scoring.errors import RequestError
+from tests.vision.grouping_fixtures import CLOSED
+from tests.vision.grouping_fixtures import OUT as FIXTURES
 from tests.vision.grouping_layout import lay_out, to_detections
 from vision.api import group
 from vision.grouping import Detection, group_detections
-
-FIXTURES = Path(__file__).resolve().parents[1] / "resources" / "grouping"
-CLOSED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
 
 
 def _codes(out: dict[str, Any]) -> list[str]:

@@ -7,10 +7,9 @@ import json
 
 import pytest
 
+from tests.vision.grouping_fixtures import CLOSED
 from tests.vision.grouping_layout import lay_out, to_detections
 from webapp.cli import main
-
-CLOSED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
 
 
 def _request() -> dict:

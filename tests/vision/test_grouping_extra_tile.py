@@ -6,10 +6,9 @@ from typing import Any
 
 import pytest
 
+from tests.vision.grouping_fixtures import CLOSED
 from tests.vision.grouping_layout import lay_out, to_detections
 from vision.api import group
-
-CLOSED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
 
 
 def _with_extra(confidence: float) -> tuple[dict[str, Any], int]:

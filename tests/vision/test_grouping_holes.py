@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
+from tests.vision.grouping_fixtures import OUT as FIXTURES
 from tests.vision.grouping_layout import lay_out, to_detections
 from vision.api import group
 
-FIXTURES = Path(__file__).resolve().parents[1] / "resources" / "grouping"
 CONCEALED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s"]
 
 

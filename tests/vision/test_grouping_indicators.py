@@ -5,17 +5,15 @@ wrong with their rule off."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.vision.grouping_fixtures import CLOSED
+from tests.vision.grouping_fixtures import OUT as FIXTURES
 from tests.vision.grouping_layout import Placed, lay_out, to_detections
 from vision.api import group
 from vision.grouping import settings
-
-FIXTURES = Path(__file__).resolve().parents[1] / "resources" / "grouping"
-CLOSED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"]
 
 
 def _request(placed: list[Placed], *, shift_y: float = 0.0) -> dict[str, Any]:
