@@ -228,16 +228,8 @@ def _indicator_bands(
         )
 
     def crowded(run: _Run) -> bool:
-        # Part of a block of discards laid messily: any other face-up run close to it, or
-        # close to one that is.
-        block, todo = [run], [run]
-        while todo:
-            r = todo.pop()
-            for o in runs:
-                if o.face_up and all(o is not x for x in block) and close(r, o):
-                    block.append(o)
-                    todo.append(o)
-        return len(block) > 1
+        # Part of a block of discards laid messily: another face-up run close to it.
+        return any(o is not run and o.face_up and close(run, o) for o in runs)
 
     crowd: list[int] = []
     while (
