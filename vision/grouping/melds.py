@@ -249,51 +249,46 @@ def _finish(
 ) -> _Parse:
     concealed = tuple(t for t in prefix if t is not win)
     melds = _hidden_red_fives(prefix, melds)
-    odd_side = [t.det for t in concealed if t.sideways]
-    if odd_side:
-        penalty += settings.P_SIDEWAYS_CONCEALED * len(odd_side)
-        warnings.append(
-            GroupingWarning(
-                "unexpected_sideways",
-                "a sideways tile among the concealed tiles belongs to no meld",
-                tuple(odd_side),
-            )
-        )
     down = [t.det for t in concealed if t.face_down]
     if win is not None and win.face_down:
         down.append(win.det)
-    if down:
-        penalty += settings.P_FACE_DOWN_CONCEALED * len(down)
-        warnings.append(
-            GroupingWarning(
-                "face_down_in_concealed",
-                "a face-down tile among the concealed tiles (a closed kan shows two)",
-                tuple(down),
-            )
-        )
-    stacks = [t.det for t in (*concealed, *([win] if win else [])) if t.stacked is not None]
-    if stacks:
-        penalty += settings.P_STACK_OUTSIDE_MELD * len(stacks)
-        warnings.append(
-            GroupingWarning(
-                "unexpected_stack", "a tile stacked on a tile that is in no meld", tuple(stacks)
-            )
-        )
     # Gaps inside the concealed part: the only expected one sets the winning tile apart.
     inside = [
         t.det
         for k, t in enumerate(prefix)
         if k > 0 and t.gap_before > settings.GAP and t is not win and prefix[k - 1] is not win
     ]
-    if inside:
-        penalty += settings.P_GAP_IN_CONCEALED * len(inside)
-        warnings.append(
-            GroupingWarning(
-                "gap_in_concealed",
-                "a gap among the concealed tiles that sets no winning tile apart",
-                tuple(inside),
-            )
-        )
+    # Tiles the layout leaves unexplained: each costs its penalty and is named.
+    unexplained = (
+        (
+            [t.det for t in concealed if t.sideways],
+            settings.P_SIDEWAYS_CONCEALED,
+            "unexpected_sideways",
+            "a sideways tile among the concealed tiles belongs to no meld",
+        ),
+        (
+            down,
+            settings.P_FACE_DOWN_CONCEALED,
+            "face_down_in_concealed",
+            "a face-down tile among the concealed tiles (a closed kan shows two)",
+        ),
+        (
+            [t.det for t in (*concealed, *([win] if win else [])) if t.stacked is not None],
+            settings.P_STACK_OUTSIDE_MELD,
+            "unexpected_stack",
+            "a tile stacked on a tile that is in no meld",
+        ),
+        (
+            inside,
+            settings.P_GAP_IN_CONCEALED,
+            "gap_in_concealed",
+            "a gap among the concealed tiles that sets no winning tile apart",
+        ),
+    )
+    for found, cost, code, message in unexplained:
+        if found:
+            penalty += cost * len(found)
+            warnings.append(GroupingWarning(code, message, tuple(found)))
     kans = sum(len(m.tiles) == 4 for m in melds)
     count = len(concealed) + (win is not None) + 3 * len(melds) + kans
     expected = 14 + kans
