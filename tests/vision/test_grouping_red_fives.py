@@ -114,3 +114,18 @@ def test_the_hand_and_its_alternatives_follow_the_suits_red_fives(
     assert _ankan(followed["alternatives"][0]) == kan
     assert ("face_down_red_five" in [w["code"] for w in followed["warnings"]]) is doubt
     assert _ankan(out) == "0555m"  # the response given is left as it was
+
+
+@pytest.mark.parametrize(
+    "concealed",
+    [
+        ["0m", "6m", "7m", "7s", "8s", "9s", "1z", "1z", "2z", "2z"],  # the red five shows
+        ["1p", "2p", "3p", "7s", "8s", "9s", "1z", "1z", "2z", "2z"],
+    ],
+)
+def test_the_red_five_doubt_is_raised_only_where_a_red_five_is_read(concealed: list[str]) -> None:
+    # The warning says a face-down tile is read as the red five: a kan left plain because
+    # the red five shows elsewhere must not carry it.
+    out = _group(concealed, "2z")
+    read_red = "0" in _ankan(out)
+    assert ("face_down_red_five" in [w["code"] for w in out["warnings"]]) is read_red

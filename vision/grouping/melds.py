@@ -54,15 +54,6 @@ def _meld_of(tokens: Sequence[Token]) -> tuple[MeldGroup, float, list[GroupingWa
             penalty += settings.P_MELD_MISMATCH
         plain = next((t for t in visible if t[0] != "0"), "5" + visible[0][1])
         hidden = [plain] * (4 - len(visible))
-        if plain[0] == "5":
-            warnings.append(
-                GroupingWarning(
-                    "face_down_red_five",
-                    "a closed kan of fives: a face-down tile is read as the suit's red five "
-                    "when none shows (the four fives hold it under the usual rules)",
-                    dets,
-                )
-            )
         return MeldGroup("ankan", (*visible, *hidden), None, dets), penalty, warnings
     if len(side) != 1 or down or len(stacked) > 1 or (stacked and stacked != side):
         return None
@@ -217,11 +208,12 @@ def _win_options(
 
 
 def _hidden_red_fives(
-    prefix: Sequence[Token], melds: tuple[MeldGroup, ...]
+    prefix: Sequence[Token], melds: tuple[MeldGroup, ...], warnings: list[GroupingWarning]
 ) -> tuple[MeldGroup, ...]:
     """A closed kan of fives showing no red five holds it face down, when no red five of
     that suit shows elsewhere: the four fives of a suit include its red one (one per suit,
-    :data:`RED_FIVES`; rules without red fives read the kan's fives plain)."""
+    :data:`RED_FIVES`; rules without red fives read the kan's fives plain). Each kan so read
+    is named in ``warnings`` (``face_down_red_five``)."""
     shown = {t for tok in prefix for t in (tok.tile, tok.stacked_tile) if t} | {
         t for m in melds for t in m.tiles
     }
@@ -236,6 +228,14 @@ def _hidden_red_fives(
             and "0" + suit not in shown
         ):
             m = replace(m, tiles=(*m.tiles[:-1], "0" + suit))
+            warnings.append(
+                GroupingWarning(
+                    "face_down_red_five",
+                    "a closed kan of fives: a face-down tile is read as the suit's red five "
+                    "when none shows (the four fives hold it under the usual rules)",
+                    m.dets,
+                )
+            )
         out.append(m)
     return tuple(out)
 
@@ -248,7 +248,7 @@ def _finish(
     warnings: list[GroupingWarning],
 ) -> _Parse:
     concealed = tuple(t for t in prefix if t is not win)
-    melds = _hidden_red_fives(prefix, melds)
+    melds = _hidden_red_fives(prefix, melds, warnings)
     down = [t.det for t in concealed if t.face_down]
     if win is not None and win.face_down:
         down.append(win.det)
