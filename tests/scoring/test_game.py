@@ -10,6 +10,7 @@ import pytest
 
 from scoring.api import replay_game
 from scoring.errors import AgariError, RequestError
+from tests.scoring.game_builders import draw, ron, tsumo
 
 
 def play(ruleset: str | dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, Any]:
@@ -22,18 +23,6 @@ def illegal(ruleset: str | dict[str, Any], hands: list[dict[str, Any]]) -> str:
         play(ruleset, hands)
     assert err.value.code in ("illegal_hand", "bad_request")
     return err.value.message
-
-
-def ron(winner: str, frm: str, points: int, **kw: Any) -> dict[str, Any]:
-    return {"result": "win", "winner": winner, "from": frm, "points": points, **kw}
-
-
-def tsumo(winner: str, points: int | list[int], **kw: Any) -> dict[str, Any]:
-    return {"result": "win", "winner": winner, "points": points, **kw}
-
-
-def draw(*tenpai: str, **kw: Any) -> dict[str, Any]:
-    return {"result": "draw", "tenpai": list(tenpai), **kw}
 
 
 def noten_draws(n: int) -> list[dict[str, Any]]:

@@ -9,18 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.api import replay_game
-
-
-def ron(winner: str, frm: str, points: int, **kw: Any) -> dict[str, Any]:
-    return {"result": "win", "winner": winner, "from": frm, "points": points, **kw}
-
-
-def tsumo(winner: str, points: int | list[int], **kw: Any) -> dict[str, Any]:
-    return {"result": "win", "winner": winner, "points": points, **kw}
-
-
-def draw(*tenpai: str, **kw: Any) -> dict[str, Any]:
-    return {"result": "draw", "tenpai": list(tenpai), **kw}
+from tests.scoring.game_builders import draw, ron, tsumo
 
 
 def scores_of(game: dict[str, Any]) -> list[tuple[str, list[int]]]:
