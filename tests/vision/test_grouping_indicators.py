@@ -54,11 +54,33 @@ def test_a_tile_close_below_other_discards_is_not_read_as_dora() -> None:
     assert "7p" in warning["tiles"]
 
 
+def test_a_tile_apart_below_a_river_row_is_read_as_dora() -> None:
+    """A lone tile under a river's row of six, starting where it starts (a photo in
+    perspective: the far rows' tiles look shallower than the hand's): touching the row it is
+    the river's short last row; two of its depths below, with a clear space between, it lies
+    apart as indicators do and is a dora indicator."""
+    row = [Placed(f"{t}s", 5.2 + 0.75 * k, 3.5, False, "discard") for k, t in enumerate("345678")]
+
+    def read(y: float) -> dict[str, Any]:
+        placed = [*lay_out(CLOSED, "2z"), *row, Placed("7p", 5.2, y, False, "x")]
+        return group(
+            {"width": 1200, "height": 1000, "detections": to_detections(placed, tilt=0.15)}
+        )
+
+    touching = read(3.5 - 1.05)
+    assert touching["hand"]["dora_indicators"] == []
+    assert touching["hand"]["closed"] == "123m456p789s1122z"
+    warning = next(w for w in touching["warnings"] if w["code"] == "possible_indicators")
+    assert warning["tiles"] == ["7p"]
+    assert read(3.5 - 2.0)["hand"]["dora_indicators"] == ["7p"]
+
+
 @pytest.mark.parametrize(
     ("name", "setting", "value"),
     [
         ("discard_cut_by_frame_not_dora", "FRAME_MARGIN", -1.0),
         ("discard_close_above_discards_not_dora", "CROWD_RISE", 0.0),
+        ("dora_apart_below_river_row", "RIVER_END_RISE", float("inf")),
     ],
 )
 def test_each_indicator_rule_is_what_reads_its_fixture(

@@ -138,8 +138,9 @@ def _indicator_bands(
     search. The ura are a run beside the dora on their right, or the nearest run above
     them within :data:`URA_REACH` over the same stretch, holding as many tiles as the dora
     (one ura under each dora indicator). A short run under a longer one that starts where
-    it starts (itself a river row), at the river's row spacing, is the river's last row:
-    not indicators, and the search goes on beyond it (``possible_indicators`` names it).
+    it starts (itself a river row), at the river's row spacing and touching it
+    (:data:`~vision.grouping.settings.RIVER_END_RISE`), is the river's last row: not
+    indicators, and the search goes on beyond it (``possible_indicators`` names it).
     Face-up tiles beyond a wall (face-down tiles between them and the hand) are discards, and
     so are runs in a block of face-up tiles less than about half a tile's depth apart across
     the table (:data:`~vision.grouping.settings.CROWD_RISE`; indicators lie apart).
@@ -178,6 +179,8 @@ def _indicator_bands(
         nxt = row_above(run)
         if nxt is None or len(nxt.face_up) <= len(run.face_up):
             return False
+        if nxt.rise_px - run.rise_px > settings.RIVER_END_RISE * run.depth_px:
+            return False  # a clear space between them: the river's rows touch
         if len(nxt.face_up) <= settings.MAX_INDICATORS and not river_end(nxt):
             return False
         top = row_above(nxt)

@@ -164,6 +164,13 @@ RIVER_PITCH_SPREAD = 1.4
 
 RIVER_PITCH_NOISE = 0.05
 
+#: A river's rows touch: its short last row lies about one of its tiles' own depth below the
+#: row above it (centre to centre, across the table; the box depth, which also shows the
+#: tile's side, is at least that step). A short run further below the row above than this
+#: many of its own depths lies apart from it, as indicators do: not the river's last row.
+#: Tuning seeds: river ends 0.6-1.3, indicators taken for river ends 1.9-5.4. Infinite: off.
+RIVER_END_RISE = 1.5
+
 #: A run level with a river's short last row and this close along (tile widths between
 #: their ends' centres) is more of that row.
 RIVER_ROW_GAP = 1.6
