@@ -26,10 +26,17 @@ def recognize(
     Raises :class:`~scoring.errors.ImageError` for bytes that are not a readable photo and
     :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
     """
-    from vision.recognition import detect_photo, detections_to_json
+    from vision.recognition import CONF, detect_photo, detections_to_json
+    from vision.recovery import mend
 
     _check_context(context)  # before the photo's second of work, not after
-    photo, dets, zoomed = detect_photo(image, detector)
+    photo, dets, zoomed = detect_photo(image, detector, keep_unsure=True)
+    # Boxes whose class the classifier doubts stay out of the hand unless one completes it.
+    unsure = [
+        {k: v for k, v in d.items() if k != "sideways"}
+        for d in detections_to_json(dets[dets.confidence < CONF], photo)
+    ]
+    dets = dets[dets.confidence >= CONF]
     found = detections_to_json(dets, photo)
     response: dict[str, Any] = {"width": photo.width, "height": photo.height, "detections": found}
     # The grouping step judges sideways tiles along each row, better than the photo-wide
@@ -41,6 +48,7 @@ def recognize(
         request["context"] = context
     try:
         grouped = group(request)
+        found, grouped = mend(image, request, grouped, unsure, found, group)
     except AgariError as exc:
         if exc.code != "not_implemented":
             raise
@@ -49,6 +57,7 @@ def recognize(
             "hand": None,
             "warnings": [{"code": "grouping_unavailable", "message": exc.message}],
         }
+    response["detections"] = found
     response.update(grouped)
     response["zoomed"] = zoomed
     return response

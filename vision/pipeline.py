@@ -85,12 +85,16 @@ def detect_tiles(
     zoom: bool = True,
     hires: Callable[[], np.ndarray] | None = None,
     classifier: TileClassifier | None = None,
+    keep_unsure: bool = False,
 ) -> tuple[Detections, bool]:
     """Detect tiles in an RGB image; returns the detections and whether it zoomed.
 
     ``hires``, when given, returns the same photo at a higher resolution (a fuller JPEG
     decode); it is called at most once, when the zoomed crop or the classifier's crops
     would otherwise be upsampled. ``classifier``, when given, names every box again.
+    ``keep_unsure`` (with a classifier): also return the boxes below ``conf`` that the
+    classifier reads as a tile (not ``none``), for the caller to sort out (a tile whose
+    class the classifier doubts is still a tile; :mod:`vision.recovery` uses them).
     """
     if hires is not None:
         hires = _once(hires)
@@ -107,7 +111,7 @@ def detect_tiles(
         source = hires()
         factor = source.shape[1] / image.shape[1]
     named = classifier.relabel(source, dets.scaled(factor, factor)).scaled(1 / factor, 1 / factor)
-    return named[named.confidence >= conf], zoomed
+    return (named if keep_unsure else named[named.confidence >= conf]), zoomed
 
 
 def _once(make: Callable[[], np.ndarray]) -> Callable[[], np.ndarray]:

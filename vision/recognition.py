@@ -30,15 +30,24 @@ SIDEWAYS_FACTOR = 1.33
 SHIPPED = "shipped"
 
 
+#: Boxes below this final confidence are left out of ``detections`` (``detect_photo``'s
+#: default ``conf``); with ``keep_unsure`` they come back for :mod:`vision.recovery`.
+CONF = 0.25
+
+
 def detect_photo(
     image: bytes,
     detector: TileDetector | None = None,
     *,
-    conf: float = 0.25,
+    conf: float = CONF,
     classifier: TileClassifier | str | None = SHIPPED,
+    keep_unsure: bool = False,
 ) -> tuple[Photo, Detections, bool]:
     """Decode, detect (with the zoomed pass when tiles are small), name each tile from its
-    crop (``classifier``; None for the detector's own classes) and map to photo pixels."""
+    crop (``classifier``; None for the detector's own classes) and map to photo pixels.
+
+    ``keep_unsure``: also return the boxes below ``conf`` that the crop classifier still
+    reads as a tile (its class in doubt), for the caller to split off by confidence."""
     photo = decode_image(image)
 
     def hires() -> np.ndarray:
@@ -46,12 +55,14 @@ def detect_photo(
 
     if classifier == SHIPPED:
         classifier = default_classifier()
+    named = classifier if isinstance(classifier, TileClassifier) else None
     dets, zoomed = detect_tiles(
         photo.pixels,
         detector or default_detector(),
         conf=conf,
         hires=hires,
-        classifier=classifier if isinstance(classifier, TileClassifier) else None,
+        classifier=named,
+        keep_unsure=keep_unsure and named is not None,
     )
     return photo, dets.scaled(photo.scale, photo.scale), zoomed
 

@@ -1,0 +1,142 @@
+"""A hand one tile short completed from the photo (:mod:`vision.recovery`), on
+hand-written boxes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from datasets.classes import CLASS_NAMES
+from vision.api import group
+from vision.recovery import (
+    candidate_boxes,
+    mend,
+    recover_missing_tile,
+)
+from vision.tile_classifier import CLASSIFIER_CLASSES
+
+#: A closed hand 123m 456p 789s 111z 2z, winning on 2z set apart by a gap.
+HAND = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z"]
+WIN = "2z"
+
+
+def hand_request(missing: int | None = None, **changed: Any) -> dict[str, Any]:
+    """The hand row as a ``group`` request (tiles 30x40 px at a 40 px pitch, the winning
+    tile 20 px apart), without the tile at ``missing``; ``changed`` maps an index (as
+    ``t<index>``) to fields of that detection."""
+    dets = [
+        {"tile": t, "box": [40 * i, 100, 40 * i + 30, 140], "confidence": 0.95}
+        for i, t in enumerate(HAND)
+    ]
+    dets.append({"tile": WIN, "box": [40 * 13 + 20, 100, 40 * 13 + 50, 140], "confidence": 0.95})
+    for key, fields in changed.items():
+        dets[int(key[1:])] = {**dets[int(key[1:])], **fields}
+    if missing is not None:
+        dets.pop(missing)
+    return {"width": 700, "height": 300, "detections": dets}
+
+
+class StubClassifier:
+    """Reads ``tile`` (probability 0.95) in crops whose mean brightness is over 100, else
+    ``none``: a stand-in for the crop classifier on a drawn photo."""
+
+    def __init__(self, tile: str) -> None:
+        self.tile = tile
+        self.crops: list[np.ndarray] = []
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        self.crops.extend(crops)
+        out = np.full((len(crops), len(CLASSIFIER_CLASSES)), 0.001)
+        for k, crop in enumerate(crops):
+            if crop.mean() > 100:
+                out[k, CLASS_NAMES.index(self.tile)] = 0.95
+            else:
+                out[k, -1] = 0.95
+        return out / out.sum(axis=1, keepdims=True)
+
+
+def photo_with_tiles(request: dict[str, Any], extra: list[list[int]]) -> np.ndarray:
+    """A dark photo with a bright rectangle at every detection's box and at ``extra``."""
+    img = np.zeros((300, 700, 3), np.uint8)
+    for box in [d["box"] for d in request["detections"]] + extra:
+        x1, y1, x2, y2 = box
+        img[y1:y2, x1:x2] = 220
+    return img
+
+
+def test_a_hole_one_tile_wide_gets_a_box() -> None:
+    row = np.array([[40 * i, 100, 40 * i + 30, 140] for i in (0, 1, 2, 4, 5, 6)], float)
+    boxes = candidate_boxes(row)
+    assert [round(b) for b in boxes[0]] == [120, 100, 150, 140]  # the hole
+    assert len(boxes) == 3  # and one beyond each end
+
+
+def test_a_tile_the_detector_missed_is_read_from_the_photo() -> None:
+    request = hand_request(missing=4)  # 5p has no box
+    grouped = group(request)
+    assert grouped["hand"] is None
+    assert "too_few_tiles" in [w["code"] for w in grouped["warnings"]]
+    classifier = StubClassifier("5p")
+    img = photo_with_tiles(request, [[160, 100, 190, 140]])
+    got = recover_missing_tile(request, grouped, [], lambda: (img, 1.0), classifier, group)
+    assert got is not None
+    added, again = got
+    assert added["tile"] == "5p" and added["recovered"]
+    assert abs(added["box"][0] - 160) <= 2
+    assert again["hand"]["closed"] == "123m456p789s1112z"
+    recovered = [w for w in again["warnings"] if w["code"] == "recovered_tile"]
+    assert recovered and recovered[0]["detections"] == [len(request["detections"])]
+    # The recovered tile is less sure than LOW_CONFIDENCE: the grouping asks about it too.
+    assert any(
+        w["code"] == "low_confidence" and w["detections"] == recovered[0]["detections"]
+        for w in again["warnings"]
+    )
+
+
+def test_an_empty_stretch_of_table_is_not_a_tile() -> None:
+    request = hand_request(missing=4)
+    grouped = group(request)
+    img = photo_with_tiles(request, [])  # the hole shows the table
+    got = recover_missing_tile(
+        request, grouped, [], lambda: (img, 1.0), StubClassifier("5p"), group
+    )
+    assert got is None
+
+
+def test_a_box_left_out_for_its_doubtful_class_completes_the_hand() -> None:
+    request = hand_request(missing=4)
+    grouped = group(request)
+    unsure = [
+        {
+            "tile": "5p",
+            "box": [161, 101, 191, 141],
+            "confidence": 0.2,
+            "candidates": [{"tile": "6p", "confidence": 0.15}],
+        }
+    ]
+    never = StubClassifier("9m")  # the photo is not needed: the unsure box is tried first
+    got = recover_missing_tile(
+        request, grouped, unsure, lambda: (photo_with_tiles(request, []), 1.0), never, group
+    )
+    assert got is not None
+    added, again = got
+    assert added["tile"] == "5p" and added["confidence"] == 0.2
+    assert again["hand"]["closed"] == "123m456p789s1112z"
+
+
+def test_a_whole_hand_is_left_alone() -> None:
+    request = hand_request()
+    grouped = group(request)
+    assert grouped["hand"] is not None
+    assert recover_missing_tile(request, grouped, [], lambda: (None, 1.0), None, group) is None
+
+
+def test_mend_lists_the_recovered_tile_among_the_detections() -> None:
+    request = hand_request(missing=4)
+    unsure = [{"tile": "5p", "box": [161, 101, 191, 141], "confidence": 0.2}]
+    found = [{**d, "sideways": False} for d in request["detections"]]
+    found, grouped = mend(b"", request, group(request), unsure, found, group)
+    assert len(found) == len(request["detections"]) + 1
+    assert found[-1]["recovered"] and found[-1]["tile"] == "5p" and not found[-1]["sideways"]
+    assert grouped["hand"]["closed"] == "123m456p789s1112z"

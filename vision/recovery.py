@@ -1,0 +1,312 @@
+"""A hand the photo shows but the boxes do not quite give: completed, or read as a win.
+
+Measured on generated tuning scenes (seeds 992001-992009, 862 photos showing the whole
+hand), 71 photos gave no hand at all. In most, every tile of the hand had a box from the
+detector, but the crop classifier doubted one tile's class so much (the final confidence
+below 0.25) that the box was left out: the hand row is one tile short, with a hole where
+the tile lies or one tile missing at an end. :func:`recover_missing_tile` looks there when
+the grouping reads a hand one tile short (``too_few_tiles``): first the boxes left out for
+a doubtful class that lie in a hole of the row, then tile-sized boxes placed in each hole
+(a step between neighbours of at least :data:`HOLE_STEPS` pitches) and a pitch beyond each
+end, named by the crop classifier, which must be sure it is a tile (``none`` at most
+:data:`MAX_NONE`: an empty stretch of table is ``none``). Of those that complete the hand,
+the reading with the lowest penalty is kept; the added tile is marked ``recovered`` in
+``detections``, always warned (``recovered_tile``) and kept below the grouping's
+LOW_CONFIDENCE, so that its candidate classes are scored and asked about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from datasets.classes import BACK, CLASS_NAMES
+from vision.boxes import box_iou_batch
+from vision.tile_classifier import TileClassifier, crop_tiles
+
+#: A step between neighbours' centres of at least this many pitches leaves room for a tile.
+HOLE_STEPS = 1.75
+#: The classifier must give the tile at least this probability (and ``none`` at most
+#: :data:`MAX_NONE`) for a recovered tile: an empty stretch of table is ``none``.
+MIN_PROBABILITY = 0.5
+MAX_NONE = 0.05
+#: A candidate box overlapping an existing detection this much is that tile, not a new one.
+MAX_OVERLAP = 0.3
+#: At most this many candidates are tried in the grouping (each costs one grouping).
+MAX_TRIES = 3
+#: The confidence given to a recovered tile: below the grouping's LOW_CONFIDENCE, so that
+#: the grouping itself names it uncertain (and scores its candidates), also when the page
+#: re-reads the detections without this step.
+RECOVERED_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A box where a tile may be missing, and what the classifier reads there."""
+
+    box: tuple[float, float, float, float]
+    tile: str
+    probability: float
+    none: float
+    runners_up: tuple[tuple[str, float], ...]
+
+
+def hand_dets(grouped: dict[str, Any]) -> list[int]:
+    """The detections of the hand row the grouping read (concealed, winning tile, melds)."""
+    layout = grouped.get("layout") or {}
+    out = list(layout.get("concealed") or [])
+    if layout.get("win") is not None:
+        out.append(layout["win"])
+    for meld in layout.get("melds") or []:
+        out.extend(meld)
+    return out
+
+
+def is_one_short(grouped: dict[str, Any]) -> bool:
+    """The grouping read a row that lacks exactly one tile to be a hand."""
+    if grouped.get("hand") is not None:
+        return False
+    for w in grouped.get("warnings") or []:
+        if w.get("code") == "too_few_tiles" and w.get("expected", 0) - w.get("count", 0) == 1:
+            return True
+    return False
+
+
+def candidate_boxes(boxes: np.ndarray) -> np.ndarray:
+    """``(M, 4)`` boxes where one tile may be missing from a row of tile boxes ``(N, 4)``.
+
+    The row's direction is the principal axis of the centres; its pitch the median step
+    between neighbours. A step of at least :data:`HOLE_STEPS` pitches gets a box beside each
+    neighbour and one half way; each end gets one a pitch beyond. A box's size is that of
+    the neighbour it stands beside (perspective makes far tiles smaller).
+
+    >>> row = np.array([[0, 0, 30, 40], [32, 0, 62, 40], [96, 0, 126, 40], [128, 0, 158, 40]])
+    >>> candidate_boxes(row).round().tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [[64.0, 0.0, 94.0, 40.0], [-32.0, 0.0, -2.0, 40.0], [160.0, 0.0, 190.0, 40.0]]
+    """
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    if len(boxes) < 3:
+        return np.zeros((0, 4))
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    mean = centres.mean(axis=0)
+    _, _, vt = np.linalg.svd(centres - mean)
+    direction = vt[0]
+    order = np.argsort((centres - mean) @ direction)
+    boxes, centres = boxes[order], centres[order]
+    steps = np.linalg.norm(np.diff(centres, axis=0), axis=1)
+    pitch = float(np.median(steps))
+    if pitch <= 0:
+        return np.zeros((0, 4))
+    sizes = boxes[:, 2:] - boxes[:, :2]
+    out: list[np.ndarray] = []
+
+    def place(centre: np.ndarray, size: np.ndarray) -> None:
+        if all(np.linalg.norm(centre - (b[:2] + b[2:]) / 2) > 0.3 * pitch for b in out):
+            out.append(np.concatenate([centre - size / 2, centre + size / 2]))
+
+    for k, step in enumerate(steps):
+        if step < HOLE_STEPS * pitch:
+            continue
+        a, b = centres[k], centres[k + 1]
+        unit = (b - a) / step
+        place(a + unit * pitch, sizes[k])
+        place(b - unit * pitch, sizes[k + 1])
+        place((a + b) / 2, (sizes[k] + sizes[k + 1]) / 2)
+    first = (centres[1] - centres[0]) / max(steps[0], 1e-9)
+    last = (centres[-1] - centres[-2]) / max(steps[-1], 1e-9)
+    place(centres[0] - first * pitch, sizes[0])
+    place(centres[-1] + last * pitch, sizes[-1])
+    return np.array(out).reshape(-1, 4)
+
+
+def read_candidates(
+    boxes: np.ndarray, source: np.ndarray, factor: float, classifier: TileClassifier
+) -> list[Candidate]:
+    """The classifier's reading of each candidate box (photo pixels; ``source`` is the
+    photo decoded at ``factor`` array pixels per photo pixel), surest first."""
+    if len(boxes) == 0:
+        return []
+    probs = classifier.probabilities(crop_tiles(source, np.asarray(boxes) * factor))
+    tiles = probs[:, : len(CLASS_NAMES)]
+    out = []
+    for box, p, none in zip(boxes, tiles, probs[:, -1], strict=True):
+        ranked = np.argsort(-p)
+        best = int(ranked[0])
+        runners = tuple((CLASS_NAMES[int(c)], float(p[c])) for c in ranked[1:3] if p[c] >= 0.05)
+        out.append(
+            Candidate(
+                tuple(float(v) for v in box),
+                CLASS_NAMES[best],
+                float(p[best]),
+                float(none),
+                runners,
+            )
+        )
+    return sorted(out, key=lambda c: -c.probability)
+
+
+def near_holes(boxes: np.ndarray, row: np.ndarray, holes: np.ndarray) -> np.ndarray:
+    """Which ``boxes`` lie where a tile of ``row`` may be missing: the centre within half a
+    pitch of a hole's centre (``holes`` from :func:`candidate_boxes`).
+
+    >>> row = np.array([[0, 0, 30, 40], [32, 0, 62, 40], [96, 0, 126, 40], [128, 0, 158, 40]])
+    >>> near_holes(np.array([[60, 2, 96, 38], [200, 0, 230, 40]]), row, candidate_boxes(row))
+    array([ True, False])
+    """
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    if len(boxes) == 0 or len(holes) == 0:
+        return np.zeros(len(boxes), dtype=bool)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    row_centres = (row[:, :2] + row[:, 2:]) / 2
+    # The pitch, whatever the row's direction: the median distance to the nearest neighbour.
+    apart = np.linalg.norm(row_centres[:, None, :] - row_centres[None, :, :], axis=2)
+    np.fill_diagonal(apart, np.inf)
+    pitch = float(np.median(apart.min(axis=1)))
+    hole_centres = (holes[:, :2] + holes[:, 2:]) / 2
+    dist = np.linalg.norm(centres[:, None, :] - hole_centres[None, :, :], axis=2)
+    return dist.min(axis=1) <= 0.5 * pitch
+
+
+def _unsure_in_holes(
+    unsure: Sequence[dict[str, Any]],
+    row: np.ndarray,
+    holes: np.ndarray,
+    free: Callable[[np.ndarray], np.ndarray],
+) -> list[dict[str, Any]]:
+    """The left-out boxes lying in a hole of the row, surest first, their confidence capped."""
+    if not unsure:
+        return []
+    boxes = np.array([d["box"] for d in unsure], dtype=float)
+    ok = free(boxes) & near_holes(boxes, row, holes)
+    ranked = sorted(
+        (d for d, k in zip(unsure, ok, strict=True) if k), key=lambda d: -d["confidence"]
+    )
+    return [{**d, "confidence": min(d["confidence"], RECOVERED_CONFIDENCE)} for d in ranked]
+
+
+def _as_detection(c: Candidate) -> dict[str, Any]:
+    return {
+        "tile": c.tile,
+        "box": [round(v) for v in c.box],
+        "confidence": min(c.probability, RECOVERED_CONFIDENCE),
+        "candidates": [{"tile": t, "confidence": round(p, 4)} for t, p in c.runners_up],
+    }
+
+
+def _best_completion(
+    request: dict[str, Any],
+    tries: Sequence[dict[str, Any]],
+    group: Callable[[dict[str, Any]], dict[str, Any]],
+) -> tuple[float, dict[str, Any], dict[str, Any]] | None:
+    """Of the first :data:`MAX_TRIES` detections, the one whose addition reads as a whole
+    hand (holding it) with the lowest penalty: ``(penalty, detection, grouping)``."""
+    dets = request["detections"]
+    best: tuple[float, dict[str, Any], dict[str, Any]] | None = None
+    for added in tries[:MAX_TRIES]:
+        again = group({**request, "detections": [*dets, added]})
+        if again.get("hand") is None or len(dets) not in hand_dets(again):
+            continue
+        penalty = float((again.get("layout") or {}).get("penalty", 0.0))
+        if best is None or penalty < best[0]:
+            best = (penalty, added, again)
+    return best
+
+
+def recover_missing_tile(
+    request: dict[str, Any],
+    grouped: dict[str, Any],
+    unsure: Sequence[dict[str, Any]],
+    source: Callable[[], tuple[np.ndarray, float]],
+    classifier: TileClassifier | None,
+    group: Callable[[dict[str, Any]], dict[str, Any]],
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The detection added and the new grouping, when a hand one tile short is completed.
+
+    ``request`` is the ``group`` request that gave ``grouped``; ``unsure`` are detections
+    (same form) the pipeline left out for a doubtful class; ``source()`` returns the photo's
+    pixels and their scale (array pixels per photo pixel), decoded only when needed;
+    ``group`` is the grouping call. None when nothing reads as the missing tile.
+    """
+    if not is_one_short(grouped):
+        return None
+    dets: Sequence[dict[str, Any]] = request["detections"]
+    members = hand_dets(grouped)
+    if len(members) < 3:
+        return None
+    row = np.array([dets[i]["box"] for i in members], dtype=float)
+    holes = candidate_boxes(row)
+    if len(holes) == 0:
+        return None
+    taken = np.array([d["box"] for d in dets], dtype=float).reshape(-1, 4)
+
+    def free(boxes: np.ndarray) -> np.ndarray:
+        if len(boxes) == 0 or len(taken) == 0:
+            return np.ones(len(boxes), dtype=bool)
+        return box_iou_batch(boxes, taken).max(axis=1) < MAX_OVERLAP
+
+    # First the boxes left out for a doubtful class (the detector saw a tile there), then,
+    # only when none completes the hand, the classifier's readings of the holes.
+    best = _best_completion(request, _unsure_in_holes(unsure, row, holes, free), group)
+    if best is None and classifier is not None:
+        width, height = float(request["width"]), float(request["height"])
+        inside = (
+            (holes[:, 0] >= 0)
+            & (holes[:, 1] >= 0)
+            & (holes[:, 2] <= width)
+            & (holes[:, 3] <= height)
+        )
+        holes = holes[inside & free(holes)]
+        if len(holes):
+            pixels, factor = source()
+            readings = [
+                c
+                for c in read_candidates(holes, pixels, factor, classifier)
+                if c.probability >= MIN_PROBABILITY and c.none <= MAX_NONE and c.tile != BACK
+            ]
+            best = _best_completion(request, [_as_detection(c) for c in readings], group)
+    if best is None:
+        return None
+    _, added, again = best
+    again["warnings"].append(
+        {
+            "code": "recovered_tile",
+            "message": (
+                f"no tile was found at one place of the hand row; the photo there reads as "
+                f"{added['tile']}, which completes the hand: check it"
+            ),
+            "detections": [len(dets)],
+            "tiles": [added["tile"]],
+        }
+    )
+    return {**added, "recovered": True}, again
+
+
+def mend(
+    image: bytes,
+    request: dict[str, Any],
+    grouped: dict[str, Any],
+    unsure: Sequence[dict[str, Any]],
+    found: list[dict[str, Any]],
+    group: Callable[[dict[str, Any]], dict[str, Any]],
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``recognize``'s last step: a hand one tile short completed
+    (:func:`recover_missing_tile`). Returns ``found`` (the response's detections, a
+    recovered tile appended) and the grouping."""
+    from vision.image_io import decode_image
+    from vision.recognition import HIRES_LONG_SIDE
+    from vision.tile_classifier import default_classifier
+
+    def source() -> tuple[np.ndarray, float]:
+        photo = decode_image(image, long_side=HIRES_LONG_SIDE)
+        return photo.pixels, 1.0 / photo.scale
+
+    found = list(found)
+    recovered = recover_missing_tile(request, grouped, unsure, source, default_classifier(), group)
+    if recovered is not None:
+        added, grouped = recovered
+        x1, y1, x2, y2 = added["box"]
+        found.append({**added, "sideways": bool(x2 - x1 > y2 - y1)})
+    return found, grouped
