@@ -75,12 +75,30 @@ def test_a_tile_apart_below_a_river_row_is_read_as_dora() -> None:
     assert read(3.5 - 2.0)["hand"]["dora_indicators"] == ["7p"]
 
 
+def test_ura_seen_from_across_the_table_are_read_in_their_own_depth() -> None:
+    """Seen from across the table (rows beyond the hand nearer the camera, bigger), a tile one
+    row step above the dora lies more than two of the hand's tile depths above them but about
+    one of its own: an ura indicator."""
+    for step, ura in ((1.05, ["3s"]), (1.3, ["3s"])):
+        placed = [
+            *lay_out(CLOSED, "2z"),
+            Placed("7p", 5.0, 1.8, False, "x"),
+            Placed("3s", 5.0, 1.8 + step, False, "x"),
+        ]
+        dets = to_detections(placed, tilt=-0.1, centre=(800.0, 1100.0))
+        out = group({"width": 1600, "height": 1400, "detections": dets})
+        assert out["hand"]["dora_indicators"] == ["7p"]
+        assert out["hand"]["ura_indicators"] == ura
+        assert out["hand"]["closed"] == "123m456p789s1122z"
+
+
 @pytest.mark.parametrize(
     ("name", "setting", "value"),
     [
         ("discard_cut_by_frame_not_dora", "FRAME_MARGIN", -1.0),
         ("discard_close_above_discards_not_dora", "CROWD_RISE", 0.0),
         ("dora_apart_below_river_row", "RIVER_END_RISE", float("inf")),
+        ("ura_above_dora_across_view", "URA_OWN_RISE", 0.0),
     ],
 )
 def test_each_indicator_rule_is_what_reads_its_fixture(

@@ -32,6 +32,8 @@ class _Run:
     #: face-up tiles' depth across it (pixels, median).
     rise_px: float = 0.0
     depth_px: float = 0.0
+    #: The face-up tiles' size (median) in the hand tiles' size.
+    size: float = 1.0
 
 
 def _runs_above(
@@ -113,6 +115,7 @@ def _runs_above(
                 places=tuple(float(along[k]) for k in up_members),
                 rise_px=float(np.median((rel @ up)[members])),
                 depth_px=float(np.median(depth[up_members])),
+                size=float(np.median(sizes[up_members])) / hand_size,
             )
         )
     runs.sort(key=lambda r: r.height)
@@ -136,11 +139,13 @@ def _indicator_bands(
     The dora are the nearest run of face-up tiles (at most :data:`MAX_INDICATORS`) within
     :data:`INDICATOR_REACH` tile heights; a run of six or more is discards and ends the
     search. The ura are a run beside the dora on their right, or the nearest run above
-    them within :data:`URA_REACH` over the same stretch, holding as many tiles as the dora
-    (one ura under each dora indicator). A short run under a longer one that starts where
-    it starts (itself a river row), at the river's row spacing and touching it
-    (:data:`~vision.grouping.settings.RIVER_END_RISE`), is the river's last row: not
-    indicators, and the search goes on beyond it (``possible_indicators`` names it).
+    them within :data:`URA_REACH` (or, further, within
+    :data:`~vision.grouping.settings.URA_OWN_RISE` of the rows' own depth) over the same
+    stretch, holding as many tiles as the dora (one ura under each dora indicator). A short
+    run under a longer one that starts where it starts (itself a river row), at the river's
+    row spacing and touching it (:data:`~vision.grouping.settings.RIVER_END_RISE`), is the
+    river's last row: not indicators, and the search goes on beyond it
+    (``possible_indicators`` names it).
     Face-up tiles beyond a wall (face-down tiles between them and the hand) are discards, and
     so are runs in a block of face-up tiles less than about half a tile's depth apart across
     the table (:data:`~vision.grouping.settings.CROWD_RISE`; indicators lie apart).
@@ -404,6 +409,12 @@ def _indicator_bands(
         above = (0.3 <= rise <= settings.URA_REACH and shift < align) or (
             settings.URA_LOW_RISE <= rise < 0.3 and shift < 0.5
         )
+        if not above and rise > settings.URA_REACH:
+            # Rows nearer the camera than the hand (seen from across the table) look bigger
+            # than its tiles: in the rows' own depth and size, ura lie one row on the dora.
+            own = (run.rise_px - dora.rise_px) / ((run.depth_px + dora.depth_px) / 2)
+            size = max(1.0, (run.size + dora.size) / 2)
+            above = own <= settings.URA_OWN_RISE and shift / size < align
         if not (beside or above):
             continue
         if above and not beside and stacked_on(run, dora):

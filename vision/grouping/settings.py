@@ -127,6 +127,13 @@ URA_ALIGN = 1.1
 
 URA_ALIGN_WALL = 1.6
 
+#: ... or further above, when within this many of the two rows' own depth (centre to centre)
+#: and starting where the dora start in their own tile size: rows nearer the camera than the
+#: hand (seen from across the table) look bigger than its tiles, and hand depths overstate
+#: how far apart they lie. Ura lie one row on the dora (a row step is about one own depth;
+#: tuning seeds: ura up to 1.3 off a dead wall, 1.86 on one). 0: off.
+URA_OWN_RISE = 1.4
+
 #: Ura closer above the dora than 0.3 depths (low views) must start where they start.
 URA_LOW_RISE = 0.12
 
