@@ -38,6 +38,24 @@ def test_a_tile_cut_by_the_photos_edge_is_not_read_as_dora() -> None:
     assert warning["tiles"] == ["7p"]
 
 
+def test_a_tile_cut_by_the_photos_edge_is_not_read_as_ura() -> None:
+    """Dora with a tile on them: ura in the open, but not when the photo ends at the ura's
+    edge (the dora stay read); named, never silent."""
+    placed = [
+        *lay_out(CLOSED, "2z"),
+        Placed("7p", 2.0, 2.5, False, "x"),
+        Placed("3s", 2.0, 3.6, False, "x"),
+    ]
+    inside = _request(placed)
+    assert group(inside)["hand"]["ura_indicators"] == ["3s"]
+    top = min(d["box"][1] for d in inside["detections"])
+    out = group(_request(placed, shift_y=-top))
+    assert out["hand"]["dora_indicators"] == ["7p"]
+    assert out["hand"]["ura_indicators"] == []
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_ura")
+    assert warning["tiles"] == ["3s"]
+
+
 def test_a_tile_close_below_other_discards_is_not_read_as_dora() -> None:
     """A lone tile less than half a tile's depth below a row of discards, over its stretch,
     is part of that block (rows of a river touch; indicators lie apart); the same tile away
@@ -96,6 +114,7 @@ def test_ura_seen_from_across_the_table_are_read_in_their_own_depth() -> None:
     ("name", "setting", "value"),
     [
         ("discard_cut_by_frame_not_dora", "FRAME_MARGIN", -1.0),
+        ("discard_cut_by_frame_not_ura", "FRAME_MARGIN", -1.0),
         ("discard_close_above_discards_not_dora", "CROWD_RISE", 0.0),
         ("dora_apart_below_river_row", "RIVER_END_RISE", float("inf")),
         ("ura_above_dora_across_view", "URA_OWN_RISE", 0.0),

@@ -526,13 +526,33 @@ def _cut_by_frame(
     """The reading without indicators when a dora indicator touches the photo's edge (within
     :data:`~vision.grouping.settings.FRAME_MARGIN` pixels): a tile cut by the frame may end a
     row that goes on beyond the photo, such as a river's row, while a player shows the
-    indicators whole beside the hand. Named ``possible_indicators``, never silent."""
+    indicators whole beside the hand. Named ``possible_indicators``, never silent. Ura that
+    touch the edge are left out the same way (``possible_ura``), the dora kept."""
     m = settings.FRAME_MARGIN
     if m < 0 or not grouping.dora:
         return grouping
-    boxes = [dets[i].box for i in grouping.dora]
-    if min(min(x1, y1, width - x2, height - y2) for x1, y1, x2, y2 in boxes) > m:
-        return grouping
+
+    def cut(ids: Sequence[int]) -> bool:
+        boxes = [dets[i].box for i in ids]
+        return min(min(x1, y1, width - x2, height - y2) for x1, y1, x2, y2 in boxes) <= m
+
+    if not cut(grouping.dora):
+        if not (grouping.ura and cut(grouping.ura)):
+            return grouping
+        return replace(
+            grouping,
+            ura=(),
+            warnings=(
+                *grouping.warnings,
+                GroupingWarning(
+                    "possible_ura",
+                    "face-up tiles at the photo's edge were not read as ura indicators: the "
+                    "row they end may go on beyond the photo (a river), and indicators show "
+                    "whole",
+                    grouping.ura,
+                ),
+            ),
+        )
     return replace(
         grouping,
         dora=(),

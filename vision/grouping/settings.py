@@ -184,7 +184,8 @@ RIVER_ROW_GAP = 1.6
 
 #: A dora indicator whose box lies within this many pixels of the photo's edge is cut by the
 #: frame: its row may go on beyond the photo (a river's row, of which only the end shows), so
-#: it is not read as an indicator (``possible_indicators`` names it). Negative: never.
+#: it is not read as an indicator (``possible_indicators`` names it); ura likewise
+#: (``possible_ura``; tuning seeds: no true ura touches the frame). Negative: never.
 FRAME_MARGIN = 1.0
 
 #: Face-up runs over one stretch whose rows lie less than this share of their tiles' own
