@@ -1,5 +1,5 @@
-"""A hand one tile short completed from the photo (:mod:`vision.recovery`), on
-hand-written boxes."""
+"""A hand one tile short completed from the photo, and a hand that is no win read with an
+uncertain tile's candidate (:mod:`vision.recovery`), on hand-written boxes."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from vision.api import group
 from vision.recovery import (
     candidate_boxes,
     mend,
+    read_for_win,
     recover_missing_tile,
 )
 from vision.tile_classifier import CLASSIFIER_CLASSES
@@ -139,4 +140,36 @@ def test_mend_lists_the_recovered_tile_among_the_detections() -> None:
     found, grouped = mend(b"", request, group(request), unsure, found, group)
     assert len(found) == len(request["detections"]) + 1
     assert found[-1]["recovered"] and found[-1]["tile"] == "5p" and not found[-1]["sideways"]
+    assert grouped["hand"]["closed"] == "123m456p789s1112z"
+
+
+def test_an_uncertain_tile_is_read_as_the_candidate_that_makes_a_win() -> None:
+    # 3m read as 4m (0.45), its candidate 3m (0.35): 124m... is no winning hand.
+    misread = {"tile": "4m", "confidence": 0.45, "candidates": [{"tile": "3m", "confidence": 0.35}]}
+    request = hand_request(t2=misread)
+    grouped = group(request)
+    assert grouped["hand"]["closed"] == "124m456p789s1112z"
+    got = read_for_win(request, grouped, group)
+    assert got is not None
+    index, changed, again = got
+    assert index == 2 and changed["tile"] == "3m"
+    assert again["hand"]["closed"] == "123m456p789s1112z"
+    warning = [w for w in again["warnings"] if w["code"] == "read_for_win"]
+    assert warning and warning[0]["was"] == "4m" and warning[0]["detections"] == [2]
+    # The old class stays a candidate: the page still asks about the tile.
+    assert changed["candidates"][0]["tile"] == "4m"
+
+
+def test_a_winning_hand_keeps_its_uncertain_tile() -> None:
+    unsure = {"tile": "3m", "confidence": 0.45, "candidates": [{"tile": "4m", "confidence": 0.35}]}
+    request = hand_request(t2=unsure)
+    assert read_for_win(request, group(request), group) is None
+
+
+def test_mend_names_the_changed_detections() -> None:
+    misread = {"tile": "4m", "confidence": 0.45, "candidates": [{"tile": "3m", "confidence": 0.35}]}
+    request = hand_request(t2=misread)
+    found = [{**d, "sideways": False} for d in request["detections"]]
+    found, grouped = mend(b"", request, group(request), [], found, group)
+    assert found[2]["tile"] == "3m" and found[2]["was"] == "4m"
     assert grouped["hand"]["closed"] == "123m456p789s1112z"
