@@ -209,17 +209,32 @@ def _best_completion(
     group: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> tuple[float, dict[str, Any], dict[str, Any]] | None:
     """Of the first :data:`MAX_TRIES` detections, the one whose addition reads as a whole
-    hand (holding it) with the lowest penalty: ``(penalty, detection, grouping)``."""
+    hand (holding it) with the lowest penalty: ``(penalty, detection, grouping)``.
+
+    Each try is grouped alone (no what-if scoring, which regroups once per candidate of
+    every uncertain tile: seconds on a doubtful photo); ``group`` makes the full response
+    of the chosen one only.
+    """
+    from vision.grouping import group_detections, parse_detection
+
     dets = request["detections"]
-    best: tuple[float, dict[str, Any], dict[str, Any]] | None = None
+    width, height = float(request["width"]), float(request["height"])
+    best: tuple[float, dict[str, Any]] | None = None
     for added in tries[:MAX_TRIES]:
-        again = group({**request, "detections": [*dets, added]})
-        if again.get("hand") is None or len(dets) not in hand_dets(again):
+        parsed = [parse_detection(d, k) for k, d in enumerate([*dets, added])]
+        result = group_detections(parsed, width=width, height=height)
+        if result.best is None or result.hand() is None:
             continue
-        penalty = float((again.get("layout") or {}).get("penalty", 0.0))
-        if best is None or penalty < best[0]:
-            best = (penalty, added, again)
-    return best
+        order = result.best.order
+        if len(dets) not in [t.det for t in order] + [t.stacked for t in order]:
+            continue
+        if best is None or result.best.penalty < best[0]:
+            best = (result.best.penalty, added)
+    if best is None:
+        return None
+    penalty, added = best
+    again = group({**request, "detections": [*dets, added]})
+    return (penalty, added, again) if again.get("hand") is not None else None
 
 
 def recover_missing_tile(

@@ -173,3 +173,22 @@ def test_mend_names_the_changed_detections() -> None:
     found, grouped = mend(b"", request, group(request), [], found, group)
     assert found[2]["tile"] == "3m" and found[2]["was"] == "4m"
     assert grouped["hand"]["closed"] == "123m456p789s1112z"
+
+
+def test_the_tries_are_grouped_without_what_if_scoring() -> None:
+    # What-if scoring regroups once per candidate of every uncertain tile (seconds on a
+    # doubtful photo): only the chosen try gets the full ``group`` call.
+    request = hand_request(missing=4)
+    unsure = [
+        {"tile": "5p", "box": [161, 101, 191, 141], "confidence": 0.2},
+        {"tile": "6p", "box": [158, 100, 189, 140], "confidence": 0.15},
+    ]
+    calls: list[int] = []
+
+    def counted(req: dict[str, Any]) -> dict[str, Any]:
+        calls.append(len(req["detections"]))
+        return group(req)
+
+    got = recover_missing_tile(request, group(request), unsure, lambda: (None, 1.0), None, counted)
+    assert got is not None and got[0]["tile"] in {"5p", "6p"}
+    assert len(calls) == 1
