@@ -39,22 +39,25 @@ def hand_request(missing: int | None = None, **changed: Any) -> dict[str, Any]:
 
 
 class StubClassifier:
-    """Reads ``tile`` (probability 0.95) in crops whose mean brightness is over 100, else
-    ``none``: a stand-in for the crop classifier on a drawn photo."""
+    """Reads ``tile`` (with ``probability``, ``none`` with ``none``) in crops whose mean
+    brightness is over 100, else ``none``: a stand-in for the crop classifier."""
 
-    def __init__(self, tile: str) -> None:
+    def __init__(self, tile: str, probability: float = 0.95, none: float = 0.001) -> None:
         self.tile = tile
+        self.probability, self.none = probability, none
         self.crops: list[np.ndarray] = []
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         self.crops.extend(crops)
-        out = np.full((len(crops), len(CLASSIFIER_CLASSES)), 0.001)
-        for k, crop in enumerate(crops):
-            if crop.mean() > 100:
-                out[k, CLASS_NAMES.index(self.tile)] = 0.95
-            else:
-                out[k, -1] = 0.95
-        return out / out.sum(axis=1, keepdims=True)
+        classes = len(CLASSIFIER_CLASSES)
+        rest = (1.0 - self.probability - self.none) / (classes - 2)
+        tile = np.full(classes, rest)
+        tile[CLASS_NAMES.index(self.tile)], tile[-1] = self.probability, self.none
+        table = np.full(classes, 0.01 / (classes - 1))
+        table[-1] = 0.99
+        return np.array([tile if crop.mean() > 100 else table for crop in crops]).reshape(
+            -1, classes
+        )
 
 
 def photo_with_tiles(request: dict[str, Any], extra: list[list[int]]) -> np.ndarray:
@@ -192,3 +195,16 @@ def test_the_tries_are_grouped_without_what_if_scoring() -> None:
     got = recover_missing_tile(request, group(request), unsure, lambda: (None, 1.0), None, counted)
     assert got is not None and got[0]["tile"] in {"5p", "6p"}
     assert len(calls) == 1
+
+
+def test_a_tile_read_with_some_doubt_is_still_recovered() -> None:
+    # The classifier's reading of a hole is often unsure of the class (0.4) but sure it
+    # is a tile (none 0.1); an empty stretch of table reads none 0.7-0.99.
+    request = hand_request(missing=4)
+    grouped = group(request)
+    img = photo_with_tiles(request, [[160, 100, 190, 140]])
+    doubtful = StubClassifier("5p", probability=0.4, none=0.1)
+    got = recover_missing_tile(request, grouped, [], lambda: (img, 1.0), doubtful, group)
+    assert got is not None and got[0]["tile"] == "5p"
+    table = StubClassifier("5p", probability=0.3, none=0.6)
+    assert recover_missing_tile(request, grouped, [], lambda: (img, 1.0), table, group) is None
