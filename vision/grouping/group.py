@@ -64,12 +64,17 @@ def group_detections(
     _, candidates, geo, row_warnings, members, split = min(read, key=lambda r: r[0])
     candidates, doubts = _settle_doubts(candidates, geo, members, dets, kept, names, split)
     best = candidates[0]
-    if any(w.code == "too_few_tiles" for w in best.warnings):
-        wider = _reach_further(members, dets, kept)
+    # A row short of tiles: tiles on its line further on, then also tiles just beyond its
+    # ends whose faces lie on a standing/flat neighbour line (see _reach_further).
+    joined = members
+    for step in (False, True) if settings.STEP_REACH[1] else (False,):
+        if not any(w.code == "too_few_tiles" for w in best.warnings):
+            break
+        wider = _reach_further(members, dets, kept, step=step)
         if len(wider) > len(members):
             cands, other_doubts, other_warnings = _read_settled(wider, dets, kept, names)
             if cands[0].penalty < best.penalty:
-                added = tuple(i for i in wider if i not in members)
+                added = tuple(i for i in wider if i not in joined)
                 candidates, doubts, members = cands, other_doubts, wider
                 row_warnings = [
                     *other_warnings,

@@ -90,11 +90,19 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
     return _unstack(members, centres, sizes)
 
 
-def _reach_further(members: list[int], dets: Sequence[Detection], kept: Sequence[int]) -> list[int]:
+def _reach_further(
+    members: list[int], dets: Sequence[Detection], kept: Sequence[int], *, step: bool = False
+) -> list[int]:
     """The row with face-up tiles on its line up to :data:`FAR_REACH` pitches beyond its
     ends, one after another, for a row short of tiles. Standing concealed tiles beside flat
     melds look larger (their centres higher, by a share of their own size), and a player
-    may leave a wide space before the melds."""
+    may leave a wide space before the melds.
+
+    ``step``: also the nearest face-up tile just beyond each end (:data:`STEP_REACH`) whose
+    centre lies further off the line: standing tiles' faces stand up from the table and
+    flat ones lie on it, so where standing tiles meet flat ones (a standing hand's winning
+    tile laid flat beside it, standing tiles before flat melds) the faces' centres lie on
+    two lines, apart across the row by up to ~0.7 of a tile."""
     xyxy = np.array([d.box for d in dets], dtype=float)
     centres, sizes = centres_of(xyxy), sizes_of(xyxy)
     size = float(np.median(sizes[members]))
@@ -117,7 +125,23 @@ def _reach_further(members: list[int], dets: Sequence[Detection], kept: Sequence
                 out.append(i)
                 lo, hi = min(lo, p), max(hi, p)
                 added = True
-    return _unstack(out, centres, sizes)
+    out = _unstack(out, centres, sizes)
+    if step:
+        # Beyond the end by more than a stacked tile lies along its base (0.6: as attached),
+        # and not unstacked: off the line by design.
+        along, across = settings.STEP_REACH
+        for end, sign in ((lo, -1.0), (hi, 1.0)):
+            beyond = []
+            for i in kept:
+                if i in out or dets[i].face_down:
+                    continue
+                rel = centres[i] - origin
+                dist = sign * (float(rel @ d) - end) / pitch
+                if 0.6 < dist < along and abs(rel @ normal) < across * max(size, float(sizes[i])):
+                    beyond.append((dist, i))
+            if beyond:
+                out.append(min(beyond)[1])
+    return out
 
 
 def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list[int]:

@@ -213,6 +213,11 @@ STACK_ACROSS = 0.45
 #: A row short of tiles looks this many pitches beyond its ends for more on its line.
 FAR_REACH = 5.0
 
+#: ... and, failing that, the nearest face-up tile up to this many pitches beyond each end
+#: and this many tile sizes off its line (the faces of standing and flat tiles lie on two
+#: lines where they meet: a standing hand's flat winning tile; 0: off).
+STEP_REACH = (2.0, 0.75)
+
 #: Rows read as the possible hand (the most hand-like by size and tile count).
 HAND_ROW_TRIES = 4
 

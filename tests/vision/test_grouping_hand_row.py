@@ -1,0 +1,63 @@
+"""Grouping, the hand row: rules for standing tiles beside flat ones, each shown on a fixture
+from a generated tuning scene (true boxes) that reads wrong, or not at all, with the rule
+switched off."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.vision.grouping_fixtures import OUT
+from vision.api import group
+from vision.grouping import settings
+
+#: Fixtures of their own folder: some read right with a warning (a joined tile, a winning
+#: tile assumed), which the clean fixtures of ``OUT`` must not carry.
+FIXTURES = OUT / "hand_row"
+
+
+def _fixture(name: str) -> dict[str, Any]:
+    return json.loads((FIXTURES / f"{name}.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("name", "setting", "off"),
+    [
+        ("standing_flat_win_off_line", "STEP_REACH", (2.0, 0.0)),
+        ("standing_tile_before_flat_melds", "STEP_REACH", (2.0, 0.0)),
+    ],
+)
+def test_rule_reads_its_fixture(
+    name: str, setting: str, off: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _fixture(name)
+    out = group(data["request"])
+    assert out["hand"] == data["expected"]["hand"], data["about"]
+    for code in data["expected"]["warnings"]:
+        assert code in [w["code"] for w in out["warnings"]]
+    monkeypatch.setattr(settings, setting, off)
+    assert group(data["request"])["hand"] != data["expected"]["hand"]
+
+
+@pytest.mark.parametrize(
+    ("name", "joined"),
+    [("standing_flat_win_off_line", "6m"), ("standing_tile_before_flat_melds", "4z")],
+)
+def test_a_tile_joined_off_the_line_is_named(name: str, joined: str) -> None:
+    """The tile taken in from beyond the row's end is named (``distant_tiles_joined``): a
+    discard or an indicator lying there would be joined the same way."""
+    out = group(_fixture(name)["request"])
+    warning = next(w for w in out["warnings"] if w["code"] == "distant_tiles_joined")
+    assert warning["tiles"] == [joined]
+
+
+def test_a_standing_hand_without_its_winning_tile_says_why_no_hand_is_read() -> None:
+    """The hand row holds 13 tiles: no hand, and the warning says it is short of tiles."""
+    data = _fixture("standing_flat_win_off_line")
+    request = dict(data["request"])
+    request["detections"] = [d for d in request["detections"] if d["tile"] != "6m"]
+    out = group(request)
+    assert out["hand"] is None
+    assert "too_few_tiles" in [w["code"] for w in out["warnings"]]
