@@ -110,6 +110,35 @@ def test_ura_seen_from_across_the_table_are_read_in_their_own_depth() -> None:
         assert out["hand"]["closed"] == "123m456p789s1122z"
 
 
+def test_runs_level_with_the_dora_further_along_are_named() -> None:
+    """A lone tile far left of three dora, level with them: the left run is read as the dora,
+    and both runs are named (either could be the dora)."""
+    placed = [
+        *lay_out(CLOSED, "2z"),
+        Placed("9m", -1.0, 2.5, False, "x"),
+        *[Placed(t, 5.0 + 0.75 * k, 2.5, False, "x") for k, t in enumerate(["7p", "3s", "5m"])],
+    ]
+    out = group(_request(placed))
+    assert out["hand"]["dora_indicators"] == ["9m"]
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
+    assert warning["tiles"] == ["9m", "7p", "3s", "5m"]
+
+
+def test_a_dora_taken_from_a_level_run_is_never_silent() -> None:
+    """The fixture's true dora lie level with a lone discard far left of them: whatever run
+    is read as the dora, a wrong reading names the tiles (without WARN_LEVEL_RUNS the lone
+    discard was read as the dora, silently)."""
+    # Kept apart from the fixtures that must read exactly (tests/resources/grouping).
+    folder = FIXTURES.parent / "grouping_warned"
+    data = json.loads((folder / "dora_level_with_a_far_discard.json").read_text())
+    out = group(data["request"])
+    if out["hand"] != data["expected"]["hand"]:
+        warned = {
+            i for w in out["warnings"] if w["code"] == "possible_indicators" for i in w["tiles"]
+        }
+        assert set(data["expected"]["hand"]["dora_indicators"]) <= warned, data["about"]
+
+
 @pytest.mark.parametrize(
     ("name", "setting", "value"),
     [

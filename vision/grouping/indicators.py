@@ -457,6 +457,26 @@ def _indicator_bands(
                 (*dora.face_up, *(ura.face_up if ura else ()), *stray),
             )
         )
+    # Runs level with the dora further along, not read: the dora are taken as the left one,
+    # which holds for ura laid beside them (as many tiles), not for a run of another length;
+    # named, so that a discard taken for the dora (or the dora left out) is never silent.
+    aside = [
+        i
+        for r in level
+        if settings.WARN_LEVEL_RUNS
+        and not set(r.face_up) & {*dora.face_up, *(ura.face_up if ura else ())}
+        for i in r.face_up
+        if i not in stray
+    ]
+    if aside:
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "face-up tiles level with the dora indicators, further along, were not read "
+                "as indicators: either could be the dora",
+                (*dora.face_up, *aside),
+            )
+        )
     return chosen, warnings
 
 

@@ -134,6 +134,10 @@ URA_ALIGN_WALL = 1.6
 #: tuning seeds: ura up to 1.3 off a dead wall, 1.86 on one). 0: off.
 URA_OWN_RISE = 1.4
 
+#: Runs level with the chosen dora further along (the dora are taken as the left one) are
+#: named ``possible_indicators``: the boxes do not tell which run is the dora. False: off.
+WARN_LEVEL_RUNS = True
+
 #: Ura closer above the dora than 0.3 depths (low views) must start where they start.
 URA_LOW_RISE = 0.12
 
