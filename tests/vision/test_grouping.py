@@ -370,6 +370,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "river_end_not_ura": {"URA_NEEDS_CLOSED_HAND": False},
     # the short row lies less than half a depth from the row above: one block of discards
     "river_last_row_not_dora": {"CROWD_RISE": 0.0},
+    # the added tile is also within two thirds of a step of its base: taken off by STACK_NEAR
+    "kakan_added_tile_in_row": {"STACK_NEAR": (0.0, 0.25)},
     # the run beside the dora touches the photo's edge: not read as ura either way
     "open_hand_no_ura": {"FRAME_MARGIN": -1.0},
     # the rule is in the re-reading of doubts together: it stays on, its pool narrowed

@@ -1,6 +1,6 @@
-"""Grouping, the hand row: rules for standing tiles beside flat ones, each shown on a fixture
-from a generated tuning scene (true boxes) that reads wrong, or not at all, with the rule
-switched off."""
+"""Grouping, the hand row: rules for standing tiles beside flat ones and added kans seen from
+low down, each shown on a fixture from a generated tuning scene that reads wrong (or not at
+all) with the rule switched off."""
 
 from __future__ import annotations
 
@@ -25,8 +25,12 @@ def _fixture(name: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("name", "setting", "off"),
     [
+        ("standing_tiles_not_stacked", "STACK_LOCAL", 0),
         ("standing_flat_win_off_line", "STEP_REACH", (2.0, 0.0)),
         ("standing_tile_before_flat_melds", "STEP_REACH", (2.0, 0.0)),
+        ("kakan_added_tile_low_view", "STACK_NEAR", (0.0, 0.25)),
+        ("kakan_added_tile_low_view_left", "STACK_NEAR", (0.0, 0.25)),
+        ("kakan_added_tile_dropped_from_row", "DROP_OFF_LINE", 0),
     ],
 )
 def test_rule_reads_its_fixture(
@@ -61,3 +65,12 @@ def test_a_standing_hand_without_its_winning_tile_says_why_no_hand_is_read() -> 
     out = group(request)
     assert out["hand"] is None
     assert "too_few_tiles" in [w["code"] for w in out["warnings"]]
+
+
+def test_a_tile_left_out_of_the_row_is_named() -> None:
+    """The added kan's tile read without (then stacked on its called tile) is named: a
+    reading that leaves a row tile out is never silent."""
+    out = group(_fixture("kakan_added_tile_dropped_from_row")["request"])
+    warning = next(w for w in out["warnings"] if w["code"] == "dropped_tile")
+    assert warning["tiles"] == ["8m"]
+    assert "furthest off the hand's line" in warning["message"]

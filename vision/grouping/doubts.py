@@ -15,6 +15,7 @@ from vision.grouping import settings
 from vision.grouping.hand_row import _read_row, _read_row_splits
 from vision.grouping.row_geometry import RowGeometry, _near_edge_offsets
 from vision.grouping.values import Detection, Grouping, GroupingWarning, _kind
+from vision.rows import centres_of, fit_line, sizes_of
 
 
 def _read_settled(
@@ -161,7 +162,9 @@ def _droppable(
     """Row tiles that may not belong to the hand, each with why: the least confident one
     (:func:`_doubtful_extra`), and a face-down tile at an end of the row when the reading
     has one there unexplained (a wall or another player's tile lying on the hand's line;
-    a closed kan's face-down tiles read as one). The row is re-read without each in turn;
+    a closed kan's face-down tiles read as one), and the tile furthest off the row's line
+    when the reading has tiles too many (:data:`DROP_OFF_LINE`: an added kan's tile taken
+    into the row). The row is re-read without each in turn;
     a reading is kept only when it is better, always warned ``dropped_tile``."""
     out: list[tuple[int, str]] = []
     weakest = _doubtful_extra(best, members, dets)
@@ -172,6 +175,18 @@ def _droppable(
         for tok in {best.order[0].det: best.order[0], best.order[-1].det: best.order[-1]}.values():
             if tok.face_down and tok.det != weakest:
                 out.append((tok.det, "a face-down tile at the end of the hand row"))
+    if settings.DROP_OFF_LINE and "too_many_tiles" in codes and len(members) >= 3:
+        # An added kan's tile lies on the called tile's far side, a stray tile beside the
+        # row: of a row with tiles too many, the one furthest off its line.
+        boxes = np.array([dets[i].box for i in members], dtype=float)
+        centres = centres_of(boxes)
+        origin, d = fit_line(centres)
+        off = np.abs((centres - origin) @ np.array([-d[1], d[0]]))
+        far = members[int(np.argmax(off))]
+        # Clearly off: a tile on the line is no more out of place than its neighbours.
+        clear = off.max() > settings.DROP_OFF_LINE * float(np.median(sizes_of(boxes)))
+        if clear and far not in {i for i, _ in out}:
+            out.append((far, "the tile furthest off the hand's line, in a row with tiles too many"))
     return out
 
 

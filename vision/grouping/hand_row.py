@@ -159,16 +159,23 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
         order = np.argsort(pos, kind="stable")
         steps = np.diff(pos[order])
         size = sizes[members]
-        pitch = float(np.median(steps / np.sqrt(size[order[:-1]] * size[order[1:]])))
+        rel_steps = steps / np.sqrt(size[order[:-1]] * size[order[1:]])
+        pitches = _pair_pitches(rel_steps)
         # ... or nearer than touching tiles and one clearly beyond the other across the
-        # row: an added kan's tile on the far side of the one it was added to.
+        # row: an added kan's tile on the far side of the one it was added to; or within two
+        # thirds of a touching step (no tile lies beside another there) and a little off
+        # across: seen from low down, the added tile's offset shrinks with the view.
         close = [
             (a, b)
-            for a, b in itertools.pairwise(order)
+            for (a, b), pitch in zip(itertools.pairwise(order), pitches, strict=True)
             if pos[b] - pos[a] < 0.45 * pitch * max(size[a], size[b])
             or (
                 pos[b] - pos[a] < settings.STACK_STEP * pitch * max(size[a], size[b])
                 and abs(signed[a] - signed[b]) > settings.STACK_ACROSS * max(size[a], size[b])
+            )
+            or (
+                pos[b] - pos[a] < settings.STACK_NEAR[0] * pitch * max(size[a], size[b])
+                and abs(signed[a] - signed[b]) > settings.STACK_NEAR[1] * max(size[a], size[b])
             )
         ]
         if not close:
@@ -176,6 +183,33 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
         a, b = close[0]
         members = [m for k, m in enumerate(members) if k != (a if off[a] > off[b] else b)]
     return members
+
+
+def _pair_pitches(rel_steps: np.ndarray) -> np.ndarray:
+    """Per step between row neighbours, the touching step it is measured against (centre
+    steps in the pair's own size): the row's median step, or with :data:`STACK_LOCAL` the
+    smaller of the median steps on either side (up to that many places; one side at the
+    row's ends), if smaller than the row's. Standing tiles' boxes are larger than flat
+    ones' at the same pitch (the face stands up to the camera), so the steps between
+    standing tiles, in their own size, are far shorter than a row of flat melds' and they
+    would look stacked; a tile stacked on another is close to its neighbours on both
+    sides, a standing tile at the end of the standing ones on one side only.
+
+    >>> _pair_pitches(np.array([0.7, 0.7, 0.7, 1.8, 1.8, 1.8, 1.8])).round(2).tolist()
+    [0.7, 0.7, 0.7, 0.7, 0.7, 1.8, 1.8]
+    """
+    whole = float(np.median(rel_steps))
+    reach = settings.STACK_LOCAL
+    if not reach:
+        return np.full(len(rel_steps), whole)
+    out = np.full(len(rel_steps), whole)
+    for j in range(len(rel_steps)):
+        sides = [rel_steps[max(j - reach, 0) : j], rel_steps[j + 1 : j + 1 + reach]]
+        medians = [float(np.median(side)) for side in sides if len(side)]
+        # Never above the row's median: a few places may be mostly gaps (the winning
+        # tile's, the melds'), which would make touching neighbours look stacked.
+        out[j] = min([*medians, whole])
+    return out
 
 
 def _attach_stacks(

@@ -214,6 +214,17 @@ STACK_STEP = 0.9
 
 STACK_ACROSS = 0.45
 
+#: ... or closer along than this (pitches) and further apart across than this (tile
+#: sizes): touching tiles lie a whole step apart, so a centre within two thirds of a step
+#: lies on the other tile, not beside it; seen from low down, an added tile's offset
+#: across shrinks with the view to a quarter of a tile (0: off).
+STACK_NEAR = (0.65, 0.25)
+
+#: These steps along (and the half-step test of two tiles on one place) are measured against
+#: the touching steps within this many places either side, never more than the row's median
+#: step (standing tiles' boxes are larger than flat ones' at the same pitch; 0: the row's).
+STACK_LOCAL = 3
+
 #: A row short of tiles looks this many pitches beyond its ends for more on its line.
 FAR_REACH = 5.0
 
@@ -221,6 +232,12 @@ FAR_REACH = 5.0
 #: and this many tile sizes off its line (the faces of standing and flat tiles lie on two
 #: lines where they meet: a standing hand's flat winning tile; 0: off).
 STEP_REACH = (2.0, 0.75)
+
+#: A row read with tiles too many (no hand) is also read without the tile furthest off its
+#: line when it lies more than this share of a tile's size off it (an added kan's tile taken
+#: into the row, a third of a tile or more beyond the called tile), kept only if it then
+#: reads better, always named (``dropped_tile``; 0: off).
+DROP_OFF_LINE = 0.25
 
 #: Rows read as the possible hand (the most hand-like by size and tile count).
 HAND_ROW_TRIES = 4
