@@ -36,6 +36,12 @@ class _Run:
     size: float = 1.0
 
 
+def _median(values: np.ndarray) -> float:
+    """``np.median``, without its overhead for the commonest case here: a run of one tile
+    (every loose tile on a whole table is one, and the runs are built for every reading)."""
+    return float(values[0]) if len(values) == 1 else float(np.median(values))
+
+
 def _runs_above(
     geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
 ) -> list[_Run]:
@@ -81,17 +87,21 @@ def _runs_above(
     # Spacing in tiles of the pair's own size (rows nearer the camera look bigger).
     sizes = sizes_of(np.array([dets[i].box for i in others], dtype=float))
     hand_size = float(np.median(sizes_of(np.array([dets[i].box for i in geo.members]))))
-    for a, b in itertools.combinations(near, 2):
-        scale = max(1.0, (sizes[a] + sizes[b]) / 2 / hand_size)
-        # Side by side on one line: one tile right on top of another (an ura on its dora,
-        # seen from low down) is no neighbour.
-        step = abs(along[a] - along[b]) * 2 * hand_size / float(sizes[a] + sizes[b])
-        if (
-            abs(height[a] - height[b]) < 0.2
-            and abs(along[a] - along[b]) < 1.25 * scale
-            and step > settings.RUN_MIN_STEP
-        ):
-            parent[root(a)] = root(b)
+    # Every pair at once (a whole-table photo has ~150 tiles here, and the what-if scores
+    # group the photo again for each uncertain tile): the same test as pair by pair.
+    pair_a, pair_b = np.triu_indices(len(near), 1)
+    a, b = np.asarray(near, dtype=int)[pair_a], np.asarray(near, dtype=int)[pair_b]
+    scale = np.maximum(1.0, (sizes[a] + sizes[b]) / 2 / hand_size)
+    # Side by side on one line: one tile right on top of another (an ura on its dora,
+    # seen from low down) is no neighbour.
+    step = np.abs(along[a] - along[b]) * 2 * hand_size / (sizes[a] + sizes[b])
+    linked = (
+        (np.abs(height[a] - height[b]) < 0.2)
+        & (np.abs(along[a] - along[b]) < 1.25 * scale)
+        & (step > settings.RUN_MIN_STEP)
+    )
+    for i, j in zip(a[linked].tolist(), b[linked].tolist(), strict=True):
+        parent[root(i)] = root(j)
     groups: dict[int, list[int]] = {}
     for k in near:
         groups.setdefault(root(k), []).append(k)
@@ -105,7 +115,7 @@ def _runs_above(
             _Run(
                 dets=tuple(others[k] for k in members),
                 face_up=tuple(others[k] for k in members if not dets[others[k]].face_down),
-                height=float(np.median(height[members])),
+                height=_median(height[members]),
                 start=float(along[up_members[0]]),
                 end=float(along[up_members[-1]]),
                 steps=tuple(
@@ -113,9 +123,9 @@ def _runs_above(
                     for a, b in itertools.pairwise(up_members)
                 ),
                 places=tuple(float(along[k]) for k in up_members),
-                rise_px=float(np.median((rel @ up)[members])),
-                depth_px=float(np.median(depth[up_members])),
-                size=float(np.median(sizes[up_members])) / hand_size,
+                rise_px=_median((rel @ up)[members]),
+                depth_px=_median(depth[up_members]),
+                size=_median(sizes[up_members]) / hand_size,
             )
         )
     runs.sort(key=lambda r: r.height)
