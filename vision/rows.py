@@ -23,6 +23,7 @@ Near 45 degrees that system is singular; there the caller must rely on the detec
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,7 +137,18 @@ def find_rows(xyxy: np.ndarray) -> list[Row]:
 
     Greedy: the line with the longest contiguous chain is taken out, then the next one.
     """
-    xyxy = np.asarray(xyxy, dtype=float).reshape(-1, 4)
+    xyxy = np.ascontiguousarray(xyxy, dtype=float).reshape(-1, 4)
+    # Rows depend on the boxes alone, and the same boxes are grouped again for every
+    # uncertain tile's what-if score (only a class changes): remember the last few.
+    return list(_rows_of(xyxy.tobytes(), len(xyxy)))
+
+
+@functools.lru_cache(maxsize=16)
+def _rows_of(data: bytes, n: int) -> tuple[Row, ...]:
+    return tuple(_find_rows(np.frombuffer(data, dtype=float).reshape(n, 4)))
+
+
+def _find_rows(xyxy: np.ndarray) -> list[Row]:
     centres_all = centres_of(xyxy)
     sizes_all = sizes_of(xyxy)
     remaining = list(range(len(xyxy)))
