@@ -32,6 +32,8 @@ import numpy as np
 
 from datasets.classes import BACK, CLASS_NAMES
 from vision.boxes import box_iou_batch
+from vision.detections import Detections
+from vision.rows import centres_of
 from vision.tile_classifier import TileClassifier, crop_tiles
 
 #: A step between neighbours' centres of at least this many pitches leaves room for a tile.
@@ -99,7 +101,7 @@ def candidate_boxes(boxes: np.ndarray) -> np.ndarray:
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     if len(boxes) < 3:
         return np.zeros((0, 4))
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    centres = centres_of(boxes)
     mean = centres.mean(axis=0)
     _, _, vt = np.linalg.svd(centres - mean)
     direction = vt[0]
@@ -168,13 +170,13 @@ def near_holes(boxes: np.ndarray, row: np.ndarray, holes: np.ndarray) -> np.ndar
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     if len(boxes) == 0 or len(holes) == 0:
         return np.zeros(len(boxes), dtype=bool)
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    row_centres = (row[:, :2] + row[:, 2:]) / 2
+    centres = centres_of(boxes)
+    row_centres = centres_of(np.asarray(row, dtype=float))
     # The pitch, whatever the row's direction: the median distance to the nearest neighbour.
     apart = np.linalg.norm(row_centres[:, None, :] - row_centres[None, :, :], axis=2)
     np.fill_diagonal(apart, np.inf)
     pitch = float(np.median(apart.min(axis=1)))
-    hole_centres = (holes[:, :2] + holes[:, 2:]) / 2
+    hole_centres = centres_of(holes)
     dist = np.linalg.norm(centres[:, None, :] - hole_centres[None, :, :], axis=2)
     return dist.min(axis=1) <= 0.5 * pitch
 
@@ -399,7 +401,7 @@ def mend(
     tile's candidate (:func:`read_for_win`). Returns ``found`` (the response's detections,
     a recovered tile appended, a re-read tile renamed with ``was``) and the grouping."""
     from vision.image_io import decode_image
-    from vision.recognition import HIRES_LONG_SIDE
+    from vision.recognition import HIRES_LONG_SIDE, sideways_flags
     from vision.tile_classifier import default_classifier
 
     def source() -> tuple[np.ndarray, float]:
@@ -410,8 +412,11 @@ def mend(
     recovered = recover_missing_tile(request, grouped, unsure, source, default_classifier(), group)
     if recovered is not None:
         added, grouped = recovered
-        x1, y1, x2, y2 = added["box"]
-        found.append({**added, "sideways": bool(x2 - x1 > y2 - y1)})
+        # Sideways as every other box of the response is judged: against the photo's
+        # typical tile shape (a portrait photo's upright tiles are wider than tall).
+        boxes = np.array([*(d["box"] for d in found), added["box"]], dtype=float)
+        sideways = sideways_flags(Detections(boxes, np.ones(len(boxes)), np.zeros(len(boxes))))
+        found.append({**added, "sideways": bool(sideways[-1])})
         plain = {k: v for k, v in added.items() if k != "recovered"}
         request = {**request, "detections": [*request["detections"], plain]}
     fixed = read_for_win(request, grouped, group)

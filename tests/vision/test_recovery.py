@@ -208,3 +208,18 @@ def test_a_tile_read_with_some_doubt_is_still_recovered() -> None:
     assert got is not None and got[0]["tile"] == "5p"
     table = StubClassifier("5p", probability=0.3, none=0.6)
     assert recover_missing_tile(request, grouped, [], lambda: (img, 1.0), table, group) is None
+
+
+def test_a_recovered_tile_is_judged_sideways_against_the_photos_tiles() -> None:
+    # The hand row photographed turned a quarter (a portrait photo held sideways): every
+    # upright tile's box is wider than tall, the recovered one like its neighbours.
+    request = hand_request(missing=4)
+    for d in request["detections"]:
+        x1, y1, x2, y2 = d["box"]
+        d["box"] = [y1, x1, y2, x2]
+    request["width"], request["height"] = request["height"], request["width"]
+    unsure = [{"tile": "5p", "box": [101, 161, 141, 191], "confidence": 0.2}]
+    found = [{**d, "sideways": False} for d in request["detections"]]
+    found, grouped = mend(b"", request, group(request), unsure, found, group)
+    assert grouped["hand"]["closed"] == "123m456p789s1112z"
+    assert found[-1]["recovered"] and not found[-1]["sideways"]
