@@ -200,9 +200,9 @@ def _pair_pitches(rel_steps: np.ndarray) -> np.ndarray:
     """
     whole = float(np.median(rel_steps))
     reach = settings.STACK_LOCAL
-    if not reach:
-        return np.full(len(rel_steps), whole)
     out = np.full(len(rel_steps), whole)
+    if not reach:
+        return out
     for j in range(len(rel_steps)):
         sides = [rel_steps[max(j - reach, 0) : j], rel_steps[j + 1 : j + 1 + reach]]
         medians = [float(np.median(side)) for side in sides if len(side)]
