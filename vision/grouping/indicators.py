@@ -566,34 +566,29 @@ def _cut_by_frame(
         boxes = [dets[i].box for i in ids]
         return min(min(x1, y1, width - x2, height - y2) for x1, y1, x2, y2 in boxes) <= m
 
-    if not cut(grouping.dora):
-        if not (grouping.ura and cut(grouping.ura)):
-            return grouping
-        return replace(
-            grouping,
-            ura=(),
-            warnings=(
-                *grouping.warnings,
-                GroupingWarning(
-                    "possible_ura",
-                    "face-up tiles at the photo's edge were not read as ura indicators: the "
-                    "row they end may go on beyond the photo (a river), and indicators show "
-                    "whole",
-                    grouping.ura,
-                ),
-            ),
+    # A cut dora takes the ura with it (they are read by the dora); cut ura go alone.
+    if cut(grouping.dora):
+        code, what, kept, dropped = (
+            "possible_indicators",
+            "dora",
+            (),
+            (*grouping.dora, *grouping.ura),
         )
+    elif grouping.ura and cut(grouping.ura):
+        code, what, kept, dropped = "possible_ura", "ura", grouping.dora, grouping.ura
+    else:
+        return grouping
     return replace(
         grouping,
-        dora=(),
+        dora=kept,
         ura=(),
         warnings=(
             *grouping.warnings,
             GroupingWarning(
-                "possible_indicators",
-                "face-up tiles at the photo's edge were not read as dora indicators: the row "
-                "they end may go on beyond the photo (a river), and indicators show whole",
-                (*grouping.dora, *grouping.ura),
+                code,
+                f"face-up tiles at the photo's edge were not read as {what} indicators: the "
+                "row they end may go on beyond the photo (a river), and indicators show whole",
+                dropped,
             ),
         ),
     )
