@@ -26,11 +26,12 @@ def recognize(
     Raises :class:`~scoring.errors.ImageError` for bytes that are not a readable photo and
     :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
     """
-    from vision.recognition import CONF, detect_photo, detections_to_json
+    from vision.recognition import CONF, detect_photo, detections_to_json, hires_photo
     from vision.recovery import mend
 
     _check_context(context)  # before the photo's second of work, not after
-    photo, dets, zoomed = detect_photo(image, detector, keep_unsure=True)
+    hires = hires_photo(image)  # decoded once, if the zoomed pass or the recovery needs it
+    photo, dets, zoomed = detect_photo(image, detector, keep_unsure=True, hires=hires)
     # Boxes whose class the classifier doubts stay out of the hand unless one completes it.
     unsure = [
         {k: v for k, v in d.items() if k != "sideways"}
@@ -48,7 +49,7 @@ def recognize(
         request["context"] = context
     try:
         grouped = group(request)
-        found, grouped = mend(image, request, grouped, unsure, found, group)
+        found, grouped = mend(hires, request, grouped, unsure, found, group)
     except AgariError as exc:
         if exc.code != "not_implemented":
             raise

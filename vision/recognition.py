@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,20 @@ SHIPPED = "shipped"
 CONF = 0.25
 
 
+def hires_photo(image: bytes) -> Callable[[], Photo]:
+    """The photo decoded at :data:`HIRES_LONG_SIDE`, decoded when first asked for and only
+    once (the zoomed pass, the classifier's crops of small tiles and the recovery of a
+    missing tile read it; a 12 MP JPEG's fuller decode costs ~100 ms)."""
+    made: list[Photo] = []
+
+    def get() -> Photo:
+        if not made:
+            made.append(decode_image(image, long_side=HIRES_LONG_SIDE))
+        return made[0]
+
+    return get
+
+
 def detect_photo(
     image: bytes,
     detector: TileDetector | None = None,
@@ -42,16 +57,20 @@ def detect_photo(
     conf: float = CONF,
     classifier: TileClassifier | str | None = SHIPPED,
     keep_unsure: bool = False,
+    hires: Callable[[], Photo] | None = None,
 ) -> tuple[Photo, Detections, bool]:
     """Decode, detect (with the zoomed pass when tiles are small), name each tile from its
     crop (``classifier``; None for the detector's own classes) and map to photo pixels.
 
     ``keep_unsure``: also return the boxes below ``conf`` that the crop classifier still
-    reads as a tile (its class in doubt), for the caller to split off by confidence."""
+    reads as a tile (its class in doubt), for the caller to split off by confidence.
+    ``hires``: the photo's fuller decode (:func:`hires_photo` of ``image``), for a caller
+    that reads it again afterwards."""
     photo = decode_image(image)
+    fuller = hires or hires_photo(image)
 
-    def hires() -> np.ndarray:
-        return decode_image(image, long_side=HIRES_LONG_SIDE).pixels
+    def hires_pixels() -> np.ndarray:
+        return fuller().pixels
 
     if classifier == SHIPPED:
         classifier = default_classifier()
@@ -60,7 +79,7 @@ def detect_photo(
         photo.pixels,
         detector or default_detector(),
         conf=conf,
-        hires=hires,
+        hires=hires_pixels,
         classifier=named,
         keep_unsure=keep_unsure and named is not None,
     )

@@ -33,6 +33,7 @@ import numpy as np
 from datasets.classes import BACK, CLASS_NAMES
 from vision.boxes import box_iou_batch
 from vision.detections import Detections
+from vision.image_io import Photo
 from vision.rows import centres_of
 from vision.tile_classifier import TileClassifier, crop_tiles
 
@@ -389,7 +390,7 @@ def read_for_win(
 
 
 def mend(
-    image: bytes,
+    hires: Callable[[], Photo],
     request: dict[str, Any],
     grouped: dict[str, Any],
     unsure: Sequence[dict[str, Any]],
@@ -399,13 +400,14 @@ def mend(
     """``recognize``'s last step: a hand one tile short completed
     (:func:`recover_missing_tile`), then a hand that is no win read with an uncertain
     tile's candidate (:func:`read_for_win`). Returns ``found`` (the response's detections,
-    a recovered tile appended, a re-read tile renamed with ``was``) and the grouping."""
-    from vision.image_io import decode_image
-    from vision.recognition import HIRES_LONG_SIDE, sideways_flags
+    a recovered tile appended, a re-read tile renamed with ``was``) and the grouping.
+    ``hires`` gives the photo's fuller decode (:func:`vision.recognition.hires_photo`:
+    decoded once, shared with the detection step), read only when a hole must be read."""
+    from vision.recognition import sideways_flags
     from vision.tile_classifier import default_classifier
 
     def source() -> tuple[np.ndarray, float]:
-        photo = decode_image(image, long_side=HIRES_LONG_SIDE)
+        photo = hires()
         return photo.pixels, 1.0 / photo.scale
 
     found = list(found)

@@ -9,6 +9,7 @@ import numpy as np
 
 from datasets.classes import CLASS_NAMES
 from vision.api import group
+from vision.image_io import Photo
 from vision.recovery import (
     candidate_boxes,
     mend,
@@ -58,6 +59,10 @@ class StubClassifier:
         return np.array([tile if crop.mean() > 100 else table for crop in crops]).reshape(
             -1, classes
         )
+
+
+def never_decoded() -> Photo:  # recognize's decode, never needed here
+    raise AssertionError("the photo was decoded although no hole had to be read")
 
 
 def photo_with_tiles(request: dict[str, Any], extra: list[list[int]]) -> np.ndarray:
@@ -140,7 +145,7 @@ def test_mend_lists_the_recovered_tile_among_the_detections() -> None:
     request = hand_request(missing=4)
     unsure = [{"tile": "5p", "box": [161, 101, 191, 141], "confidence": 0.2}]
     found = [{**d, "sideways": False} for d in request["detections"]]
-    found, grouped = mend(b"", request, group(request), unsure, found, group)
+    found, grouped = mend(never_decoded, request, group(request), unsure, found, group)
     assert len(found) == len(request["detections"]) + 1
     assert found[-1]["recovered"] and found[-1]["tile"] == "5p" and not found[-1]["sideways"]
     assert grouped["hand"]["closed"] == "123m456p789s1112z"
@@ -173,7 +178,7 @@ def test_mend_names_the_changed_detections() -> None:
     misread = {"tile": "4m", "confidence": 0.45, "candidates": [{"tile": "3m", "confidence": 0.35}]}
     request = hand_request(t2=misread)
     found = [{**d, "sideways": False} for d in request["detections"]]
-    found, grouped = mend(b"", request, group(request), [], found, group)
+    found, grouped = mend(never_decoded, request, group(request), [], found, group)
     assert found[2]["tile"] == "3m" and found[2]["was"] == "4m"
     assert grouped["hand"]["closed"] == "123m456p789s1112z"
 
@@ -220,6 +225,48 @@ def test_a_recovered_tile_is_judged_sideways_against_the_photos_tiles() -> None:
     request["width"], request["height"] = request["height"], request["width"]
     unsure = [{"tile": "5p", "box": [101, 161, 141, 191], "confidence": 0.2}]
     found = [{**d, "sideways": False} for d in request["detections"]]
-    found, grouped = mend(b"", request, group(request), unsure, found, group)
+    found, grouped = mend(never_decoded, request, group(request), unsure, found, group)
     assert grouped["hand"]["closed"] == "123m456p789s1112z"
     assert found[-1]["recovered"] and not found[-1]["sideways"]
+
+
+def test_mend_reads_a_hole_from_the_decode_it_is_given(monkeypatch: Any) -> None:
+    # recognize decodes the photo once (detect_photo may need the fuller decode first) and
+    # hands that decode down: mend must not decode the photo again.
+    import vision.image_io
+    import vision.tile_classifier
+
+    def no_decode(*_: Any, **__: Any) -> None:
+        raise AssertionError("mend decoded the photo itself")
+
+    monkeypatch.setattr(vision.image_io, "decode_image", no_decode)
+    monkeypatch.setattr(vision.tile_classifier, "default_classifier", lambda: StubClassifier("5p"))
+    request = hand_request(missing=4)
+    pixels = photo_with_tiles(request, [[160, 100, 190, 140]])
+    asked: list[int] = []
+
+    def hires() -> Photo:
+        asked.append(1)
+        return Photo(pixels, 700, 300)
+
+    found = [{**d, "sideways": False} for d in request["detections"]]
+    found, grouped = mend(hires, request, group(request), [], found, group)
+    assert asked == [1]
+    assert found[-1]["recovered"] and found[-1]["tile"] == "5p"
+    assert grouped["hand"]["closed"] == "123m456p789s1112z"
+
+
+def test_the_fuller_decode_is_made_once(monkeypatch: Any) -> None:
+    import vision.recognition
+
+    decoded: list[int] = []
+
+    def decode(data: bytes, **kwargs: Any) -> Photo:
+        decoded.append(kwargs["long_side"])
+        return Photo(np.zeros((3, 4, 3), np.uint8), 4, 3)
+
+    monkeypatch.setattr(vision.recognition, "decode_image", decode)
+    hires = vision.recognition.hires_photo(b"jpeg")
+    assert decoded == []  # not before it is asked for
+    assert hires() is hires()
+    assert decoded == [vision.recognition.HIRES_LONG_SIDE]
