@@ -121,7 +121,10 @@ def write_dataset(
     for name in (*real, *synth):
         found = _mirror(dataset_dir(name), out_dir / name, "train")
         if not found:
-            raise ModelError(f"no train images under {dataset_dir(name)!s}")
+            raise ModelError(
+                f"no train images under {dataset_dir(name)!s} (an image counts once its "
+                "label file exists and both were written over a minute ago)"
+            )
         train += found * (real_repeat if name in real else 1)
     (out_dir / "train.txt").write_text("\n".join(train) + "\n")
     val_images = _mirror(dataset_dir(val), out_dir / val, "val")
