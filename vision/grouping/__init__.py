@@ -28,6 +28,8 @@ Modules (each imports only modules listed above it):
   that ``monkeypatch.setattr(settings, "NAME", value)`` reaches every step;
 - ``values``: the frozen values (``Detection``, ``GroupingWarning``, ``Token``, ``MeldGroup``,
   ``Grouping``, ``GroupingResult``);
+- ``memo``: results of the costly measuring steps reused within one ``group`` call (the
+  what-if scores group the same boxes again), keyed on what each step read;
 - ``duplicates``: step 1;
 - ``row_geometry``: steps 3-5 on one row (``RowGeometry``: sideways tiles, pitch, gaps);
 - ``melds``: step 6, parsing one reading direction;

@@ -21,6 +21,7 @@ from vision.grouping.doubts import (
 from vision.grouping.duplicates import _merge_duplicates
 from vision.grouping.hand_row import _hand_rows, _reach_further, _read_row_splits
 from vision.grouping.indicators import _cut_by_frame
+from vision.grouping.memo import sharing
 from vision.grouping.values import Detection, Grouping, GroupingResult, GroupingWarning
 from vision.rows import Row, find_rows, sizes_of
 
@@ -37,6 +38,11 @@ def group_detections(
 ) -> GroupingResult:
     """Group detected tiles into the player's hand. Never raises for odd layouts: every
     doubt becomes a warning (see :mod:`vision.grouping` for the steps)."""
+    with sharing():  # the steps ask the same questions many times (vision.grouping.memo)
+        return _group(detections, width=width, height=height)
+
+
+def _group(detections: Sequence[Detection], *, width: float, height: float) -> GroupingResult:
     dets = _normalise(detections)
     names = tuple(d.tile for d in dets)
     warnings: list[GroupingWarning] = []

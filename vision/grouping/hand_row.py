@@ -13,11 +13,13 @@ import numpy as np
 from vision.grouping import settings
 from vision.grouping.indicators import _indicator_bands
 from vision.grouping.melds import _parse
+from vision.grouping.memo import remembered
 from vision.grouping.row_geometry import RowGeometry, _gaps, _row_geometry
 from vision.grouping.values import Detection, Grouping, GroupingWarning, Token, _kind
 from vision.rows import Row, centres_of, fit_line, sizes_of
 
 
+@remembered
 def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[list[int]]:
     """Rows that may hold the hand, each joined with its colinear pieces (a wide gap before
     the melds, tiles taken by a crossing line): those of 13-18 tiles, mostly face up, else
@@ -41,6 +43,7 @@ def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[list[int]
     return [m for m in ranked[: settings.HAND_ROW_TRIES] if key(m)[0] <= 2] or ranked[:1]
 
 
+@remembered
 def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) -> list[int]:
     """The hand row plus any row lying on its line just beyond its ends (a wide meld gap)."""
     members = list(row.members)
@@ -79,11 +82,13 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
         pos = (centres[members] - origin) @ d  # the row's ends move as tiles are taken
         taken = set(members)
         for i in range(len(dets)):
-            if i in taken or dets[i].face_down:
+            if i in taken:
                 continue
             rel = centres[i] - origin
-            if abs(rel @ normal) < 0.3 * size and pos.min() - 3 * pitch < rel @ d < pos.max() + (
-                3 * pitch
+            if (
+                abs(rel @ normal) < 0.3 * size
+                and pos.min() - 3 * pitch < rel @ d < pos.max() + 3 * pitch
+                and not dets[i].face_down
             ):
                 members.append(i)
                 added = True
@@ -212,6 +217,7 @@ def _pair_pitches(rel_steps: np.ndarray) -> np.ndarray:
     return out
 
 
+@remembered
 def _attach_stacks(
     geo: RowGeometry, dets: Sequence[Detection], others: list[int]
 ) -> dict[int, tuple[int, float]]:
@@ -233,9 +239,9 @@ def _attach_stacks(
             j
             for j in range(len(others))
             if j not in used
-            and not dets[others[j]].face_down  # an added tile shows its face
             and dist_along[j] < 0.6
             and 0.5 < abs(dist_across[j]) < 1.7
+            and not dets[others[j]].face_down  # an added tile shows its face
         ]
         if ok:
             j = min(ok, key=lambda j: abs(abs(dist_across[j]) - 1.0) + dist_along[j])
@@ -244,6 +250,7 @@ def _attach_stacks(
     return out
 
 
+@remembered
 def _unattached_stacks(
     geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
 ) -> list[tuple[int, int]]:
@@ -264,10 +271,12 @@ def _unattached_stacks(
     for k in np.nonzero(geo.sideways)[0]:
         hand_rise = float(geo.offsets[k]) * float(np.array([-d[1], d[0]]) @ up)
         for j, i in enumerate(others):
-            if dets[i].face_down:
-                continue
             above = (rise[j] - hand_rise) / depth
-            if abs(along[j] - geo.positions[k]) < 0.6 * geo.unit and 0.3 < above < 1.9:
+            if (
+                abs(along[j] - geo.positions[k]) < 0.6 * geo.unit
+                and 0.3 < above < 1.9
+                and not dets[i].face_down
+            ):
                 out.append((geo.members[k], i))
     return out
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.grouping import settings
+from vision.grouping.memo import remembered
 from vision.grouping.row_geometry import RowGeometry
 from vision.grouping.values import Detection, Grouping, GroupingWarning
 from vision.rows import centres_of, sizes_of
@@ -60,7 +61,7 @@ def _runs_above(
     beyond = [
         k
         for k in range(len(others))
-        if not dets[others[k]].face_down and lo <= along[k] <= hi and rel[k] @ up > 0
+        if lo <= along[k] <= hi and rel[k] @ up > 0 and not dets[others[k]].face_down
     ]
     scale = geo.height
     if len(beyond) >= settings.FLAT_DEPTH_TILES:
@@ -132,6 +133,7 @@ def _runs_above(
     return runs
 
 
+@remembered
 def _indicator_bands(
     geo: RowGeometry,
     dets: Sequence[Detection],

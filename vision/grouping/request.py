@@ -9,6 +9,7 @@ from scoring.errors import NotationError, RequestError
 from scoring.tiles import Tile
 from vision.grouping import settings
 from vision.grouping.group import group_detections
+from vision.grouping.memo import sharing
 from vision.grouping.values import Detection
 from vision.grouping.what_if import follow_red_fives, red_fives_of, what_if
 
@@ -104,9 +105,11 @@ def group_request(request: Any) -> dict[str, Any]:
     if context is not None and not isinstance(context, dict):
         raise RequestError("context must be an object of score request fields")
     dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
-    result = group_detections(dets, width=width, height=height)
-    out = result.to_dict()
-    if context is not None:
-        out = follow_red_fives(out, red_fives_of(context))
-    out["uncertain"] = what_if(dets, result, width=width, height=height, context=context)
+    # The what-if scores group the same boxes again: one memo for all (vision.grouping.memo).
+    with sharing():
+        result = group_detections(dets, width=width, height=height)
+        out = result.to_dict()
+        if context is not None:
+            out = follow_red_fives(out, red_fives_of(context))
+        out["uncertain"] = what_if(dets, result, width=width, height=height, context=context)
     return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.grouping import settings
+from vision.grouping.memo import remembered
 from vision.grouping.values import Detection
 from vision.rows import centres_of, fit_line, is_well_conditioned, sizes_of, unrotate
 
@@ -40,6 +41,7 @@ class RowGeometry:
     parts: tuple[np.ndarray, ...]
 
 
+@remembered
 def _row_geometry(
     row_members: Sequence[int],
     dets: Sequence[Detection],

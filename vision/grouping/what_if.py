@@ -9,6 +9,7 @@ from typing import Any
 from scoring.errors import AgariError
 from vision.grouping import settings
 from vision.grouping.group import group_detections
+from vision.grouping.memo import sharing
 from vision.grouping.values import Detection, GroupingResult
 
 
@@ -93,6 +94,20 @@ def what_if(
     ``changes_payout`` is True when candidates score differently, False when they agree,
     and None when scoring was unavailable for every candidate (then ask anyway).
     """
+    # Each candidate groups the same boxes again, one class changed: the steps reuse what
+    # they measured on the boxes (vision.grouping.memo) across all of them.
+    with sharing():
+        return _what_if(detections, result, width=width, height=height, context=context)
+
+
+def _what_if(
+    detections: Sequence[Detection],
+    result: GroupingResult,
+    *,
+    width: float,
+    height: float,
+    context: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
     ctx = dict(settings.DEFAULT_CONTEXT if context is None else context)
     red_fives = red_fives_of(ctx)
     out: list[dict[str, Any]] = []
