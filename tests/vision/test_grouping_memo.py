@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import vision.grouping.indicators as indicators
@@ -125,3 +126,22 @@ def test_the_what_if_regroupings_reuse_the_indicator_runs(monkeypatch: Any) -> N
     with not_sharing():
         group_request(doubtful)
     assert len(runs) > 2 * alone  # without the memo: every reading measures them again
+
+
+def test_a_remembered_result_is_handed_out_afresh() -> None:
+    # A caller may change the lists it gets; the memo keeps its own, and arrays in a kept
+    # result are read-only (writing into a shared result fails loudly instead of silently).
+    from vision.grouping.memo import remembered
+
+    @remembered
+    def measured(members: list[int], dets: list[Detection]) -> tuple[list[int], np.ndarray]:
+        return list(members), np.array([dets[i].box[0] for i in members])
+
+    dets = [Detection("1m", (0, 0, 3, 4)), Detection("2m", (5, 0, 9, 4))]
+    with sharing():
+        first, xs = measured([0, 1], dets)
+        first.append(7)
+        again, _ = measured([0, 1], dets)
+        assert again == [0, 1]
+        with pytest.raises(ValueError, match="read-only"):
+            xs[0] = 1.0
