@@ -77,6 +77,13 @@ def open_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> Image.Image:
             ) from None
         except Image.DecompressionBombError as exc:
             raise ImageError(str(exc), code="too_many_pixels") from None
+        except (OSError, SyntaxError, ValueError) as exc:
+            # A file cut inside its header (a JPEG's first segments) fails while Pillow
+            # reads the header, before any decode: the same error as a cut in the pixels.
+            raise ImageError(
+                f"the image could not be read (truncated or corrupt header): {exc}",
+                code="truncated_image",
+            ) from None
     width, height = img.size
     if width * height > max_pixels:
         img.close()

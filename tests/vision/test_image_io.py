@@ -49,6 +49,7 @@ def png_header(width: int, height: int) -> bytes:
         pytest.param(b"", "empty_image", id="empty"),
         pytest.param(b"GIF87a-no-really-this-is-text", "not_an_image", id="garbage"),
         pytest.param(jpeg(640, 480)[:3000], "truncated_image", id="truncated_jpeg"),
+        pytest.param(jpeg(640, 480, orientation=1)[:100], "truncated_image", id="cut_in_header"),
         pytest.param(png_header(10_000, 6_000), "too_many_pixels", id="over_50mp"),
     ],
 )
