@@ -352,6 +352,52 @@ def _check_seats(req: ScoreRequest) -> None:
         )
 
 
+def _check_one_discard(wins: list[ScoreRequest]) -> None:
+    """Several rons on one discard share the table: the round, the discarded tile, the dora
+    indicators (and the ura, for the riichi winners who turn them over), and one set of
+    tiles. Each win alone passes its own checks, so a mismatch is only seen here; scoring it
+    anyway would pay for a table that cannot exist."""
+    first = wins[0]
+
+    def shown(tiles: tuple[Tile, ...]) -> str:  # an order-free MPSZ string, for comparing
+        return format_tiles(tiles, sort=True)
+
+    shared = (
+        ("round_wind", lambda w: w.round_wind),
+        ("win_tile", lambda w: str(w.win_tile)),
+        ("dora_indicators", lambda w: shown(w.dora_indicators)),
+    )
+    for i, w in enumerate(wins[1:], start=1):
+        for name, value in shared:
+            if value(w) != value(first):
+                raise InvalidHandError(
+                    f"wins[{i}].{name} {value(w)!r} differs from wins[0]'s {value(first)!r}: "
+                    "wins on one discard share it",
+                    code="inconsistent_wins",
+                )
+    ura_sets = {w.ura_indicators for w in wins if w.ura_indicators}
+    if len({shown(u) for u in ura_sets}) > 1:
+        raise InvalidHandError(
+            f"the wins give different ura indicators {sorted(shown(u) for u in ura_sets)!r}: "
+            "wins on one discard share them",
+            code="inconsistent_wins",
+        )
+    # The discard is one tile held by every winner; indicators lie once on the table.
+    seen = [0] * NUM_KINDS
+    table = [first.win_tile, *first.dora_indicators, *next(iter(ura_sets), ())]
+    hands = [t for w in wins for t in w.closed + tuple(x for m in w.melds for x in m.tiles)]
+    for t in table + hands:
+        if t is not None:
+            seen[t.kind] += 1
+    for kind, n in enumerate(seen):
+        if n > 4:
+            raise InvalidHandError(
+                f"{n} copies of {Tile(kind)} across the winners' hands and the indicators: "
+                "a set has only four",
+                code="fifth_copy",
+            )
+
+
 def parse_settle_request(obj: Any) -> SettleRequest:
     """A validated :class:`SettleRequest` from one CONTRACT.md settle object."""
     obj = _check_fields(obj, SETTLE_FIELDS, "settle request")
@@ -373,6 +419,8 @@ def parse_settle_request(obj: Any) -> SettleRequest:
         raise InvalidHandError(
             "several wins on one hand must all be ron on one discard", code="multi_tsumo"
         )
+    if len(wins) > 1:
+        _check_one_discard(wins)
     return SettleRequest(
         ruleset=ruleset,
         wins=tuple(wins),

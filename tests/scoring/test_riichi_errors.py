@@ -293,6 +293,23 @@ def _win(seat: str, win: str = "ron") -> dict[str, Any]:
     [
         P([_win("E"), _win("E")], "duplicate_winner", id="same seat twice"),
         P([_win("E", "tsumo"), _win("S", "tsumo")], "multi_tsumo", id="two tsumo"),
+        # Wins on one discard share the round, the discard, the indicators and one set.
+        P([_win("E"), {**_win("S"), "round_wind": "S"}], "inconsistent_wins", id="two rounds"),
+        P(
+            [_win("E"), {**_win("S"), "closed": "123m567m678s99s23p", "win_tile": "4p"}],
+            "inconsistent_wins",
+            id="two discarded tiles",
+        ),
+        P([_win("E"), {**_win("S"), "dora_indicators": ["1z"]}], "inconsistent_wins", id="dora"),
+        P(
+            [
+                {**_win("E"), "flags": ["riichi"], "ura_indicators": ["1z"]},
+                {**_win("S"), "flags": ["riichi"], "ura_indicators": ["2z"]},
+            ],
+            "inconsistent_wins",
+            id="ura",
+        ),
+        P([_win("E"), _win("S"), _win("W")], "fifth_copy", id="six 9s in three hands"),
     ],
 )
 def test_settle_rejects_impossible_tables(wins: list[dict[str, Any]], code: str) -> None:
@@ -302,6 +319,13 @@ def test_settle_rejects_impossible_tables(wins: list[dict[str, Any]], code: str)
     with pytest.raises(InvalidHandError) as info:
         api.settle(table)
     assert info.value.code == code
+
+
+def test_settle_ura_only_for_the_riichi_winner() -> None:
+    # Only a riichi winner turns the ura over: the other win on the discard gives none.
+    riichi = {**_win("E"), "flags": ["riichi"], "ura_indicators": ["1z"]}
+    res = api.settle({"ruleset": "tenhou", "discarder": "N", "wins": [riichi, _win("S")]})
+    assert sorted(r["seat"] for r in res["results"]) == ["E", "S"]
 
 
 def test_settle_unknown_field_in_a_win() -> None:
