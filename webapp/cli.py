@@ -201,12 +201,14 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     from vision.api import recognize
 
     try:
-        data = Path(args.photo).read_bytes()
-    except OSError as exc:
-        raise RequestError(f"cannot read {args.photo!r}: {exc.strerror}", code="bad_path") from None
-    try:
+        try:
+            data = Path(args.photo).read_bytes()
+        except OSError as exc:
+            raise RequestError(
+                f"cannot read {args.photo!r}: {exc.strerror}", code="bad_path"
+            ) from None
         result = recognize(data, context=_recognize_context(args))
-    except AgariError as exc:
+    except AgariError as exc:  # with --json, every error is a JSON line (CONTRACT.md)
         if args.json:
             print(json.dumps(_error_line(exc), ensure_ascii=False))
             return EXIT_USER_ERROR

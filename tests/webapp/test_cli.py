@@ -57,3 +57,13 @@ def test_recognize_refuses_a_bad_context(
     status = main(["recognize", str(photo), *args, "--json"])
     assert status == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == code
+
+
+@pytest.mark.parametrize("name", ["missing.jpg", "."], ids=["missing", "a folder"])
+def test_recognize_json_answers_an_unreadable_path_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    # A tool reading stdout gets the error object, not an empty line and a stderr message.
+    status = main(["recognize", str(tmp_path / name), "--json"])
+    assert status == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "bad_path"
