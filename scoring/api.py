@@ -58,6 +58,15 @@ def ruleset_summary(spec: Any) -> dict[str, Any]:
     return {"id": rs.id, "name": rs.name, "red_fives": dict(rs.red_fives)}
 
 
+def check_context(context: Any) -> None:
+    """Refuse a what-if ``context`` (the photo path's score request fields) with an unknown
+    field or a wrong value (:class:`~scoring.errors.RequestError`, or
+    :class:`~scoring.errors.RulesetError` for its ruleset) as scoring would, at once."""
+    from scoring.request import check_context as check
+
+    check(context)
+
+
 def settle(request: dict[str, Any]) -> dict[str, Any]:
     """Settle one discard's wins with the table state (``agari settle`` / ``/api/v1/settle``)."""
     from scoring.payments import settle_request

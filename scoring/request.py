@@ -352,6 +352,32 @@ def _check_seats(req: ScoreRequest) -> None:
         )
 
 
+def check_context(obj: Any) -> None:
+    """Refuse a what-if context (a score request's fields; the hand's own come from the
+    photo and replace any given) with an unknown field or a wrong value, as
+    :func:`parse_score_request` would. Checked once, up front: otherwise every candidate's
+    score would carry the same error and the bad field would pass as answered.
+
+    >>> check_context({"ruleset": "tenhou", "win": "ron", "discarder": "W", "honba": 1})
+    >>> check_context({"honba": "1"})
+    Traceback (most recent call last):
+    ...
+    scoring.errors.RequestError: honba must be a whole number >= 0, not '1'
+    """
+    obj = _check_fields(obj, SCORE_FIELDS, "context")
+    if "ruleset" in obj:
+        resolve_ruleset(obj["ruleset"])
+    if "win" in obj and obj["win"] not in ("ron", "tsumo"):
+        raise RequestError(f"win must be 'ron' or 'tsumo', not {obj['win']!r}", code="bad_win")
+    for key in ("round_wind", "seat_wind", "discarder", "pao"):
+        if key in obj:
+            _seat(obj[key], key, optional=key in ("discarder", "pao"))
+    _flags(obj.get("flags"))
+    for key in ("honba", "riichi_sticks"):
+        if key in obj:
+            _count(obj[key], key)
+
+
 def _check_one_discard(wins: list[ScoreRequest]) -> None:
     """Several rons on one discard share the table: the round, the discarded tile, the dora
     indicators (and the ura, for the riichi winners who turn them over), and one set of
@@ -481,6 +507,7 @@ __all__ = [
     "Seat",
     "SettleRequest",
     "Win",
+    "check_context",
     "check_tile_counts",
     "parse_score_request",
     "parse_settle_request",

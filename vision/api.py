@@ -80,16 +80,16 @@ def group(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_context(context: Any) -> None:
-    """Refuse a context that is not an object, or whose ruleset does not exist: otherwise
-    every candidate's what-if score would quietly carry the same ruleset error."""
+    """Refuse a context that is not an object, or with an unknown field or a wrong value
+    (a ruleset that does not exist, ``"honba": "1"``): otherwise every candidate's what-if
+    score would quietly carry the same error."""
     if context is None:
         return
     if not isinstance(context, dict):
         raise RequestError("context must be an object of score request fields")
-    if "ruleset" in context:
-        from scoring import api as scoring_api
+    from scoring import api as scoring_api
 
-        scoring_api.ruleset_summary(context["ruleset"])
+    scoring_api.check_context(context)
 
 
 def context_from_json(text: str | None, *, what: str = "context") -> dict[str, Any] | None:

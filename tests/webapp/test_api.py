@@ -198,6 +198,22 @@ def test_group_rejects_bad_requests(client: FlaskClient, req: dict[str, Any]) ->
     assert error["message"]
 
 
+@pytest.mark.parametrize(
+    ("context", "code"),
+    [
+        pytest.param({"riichi": True}, "unknown_field", id="unknown_field"),
+        pytest.param({"honba": "1"}, "bad_count", id="honba_string"),
+        pytest.param({"discarder": "X"}, "bad_seat", id="bad_discarder"),
+    ],
+)
+def test_group_refuses_a_bad_context(client: FlaskClient, context: Any, code: str) -> None:
+    dets = _row(["2m", "3m", "4m", "4p", "5p", "6p", "7s", "8s", "9s", "2p", "2p", "5s", "6s"])
+    body = {"width": 900, "height": 600, "detections": dets, "context": context}
+    resp = client.post("/api/v1/group", json=body)
+    assert resp.status_code == 400
+    assert _error(resp)["code"] == code
+
+
 # --- /recognize -------------------------------------------------------------------------------
 
 
@@ -298,6 +314,12 @@ def test_recognize_refuses_unknown_form_fields(client: FlaskClient) -> None:
             "unknown_rule",
             id="bad_override",
         ),
+        # Checked up front like the ruleset: each what-if score would carry the same error.
+        pytest.param('{"riichi": true}', "unknown_field", id="unknown_field"),
+        pytest.param('{"honba": "1"}', "bad_count", id="honba_string"),
+        pytest.param('{"flags": ["rich"]}', "unknown_flag", id="unknown_flag"),
+        pytest.param('{"seat_wind": "X"}', "bad_seat", id="bad_seat"),
+        pytest.param('{"win": "RON"}', "bad_win", id="bad_win"),
     ],
 )
 def test_recognize_refuses_a_bad_context(client: FlaskClient, context: str, code: str) -> None:
