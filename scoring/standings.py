@@ -196,11 +196,19 @@ def _seat_counts(request: dict[str, Any], key: str) -> dict[str, int]:
 
 def standings_request(request: dict[str, Any]) -> dict[str, Any]:
     """``agari standings --json``: validate the request, settle, answer per CONTRACT.md."""
+    # The same codes as the other commands' requests (scoring.request), for tools that
+    # handle unknown_field / missing_field whichever command answered.
     unknown = set(request) - _FIELDS
     if unknown:
-        raise RequestError(f"unknown fields {sorted(unknown)} in a standings request")
+        raise RequestError(
+            f"unknown fields {sorted(unknown)} in a standings request; "
+            f"allowed: {', '.join(sorted(_FIELDS))}",
+            code="unknown_field",
+        )
     if "ruleset" not in request or "final_scores" not in request:
-        raise RequestError("a standings request needs 'ruleset' and 'final_scores'")
+        raise RequestError(
+            "a standings request needs 'ruleset' and 'final_scores'", code="missing_field"
+        )
     ruleset = resolve_ruleset(request["ruleset"])
     scores = request["final_scores"]
     if not isinstance(scores, dict) or set(scores) != set(SEATS):

@@ -270,8 +270,9 @@ def test_final_standings_are_exact_fractions() -> None:
         ({"ruleset": "nope", "final_scores": {"E": 1, "S": 2, "W": 3, "N": 4}}, "unknown_ruleset"),
         (
             {"ruleset": "jpml-a", "final_scores": {"E": 1, "S": 2, "W": 3, "N": 4}, "x": 1},
-            "bad_request",
+            "unknown_field",
         ),
+        ({"final_scores": {"E": 1, "S": 2, "W": 3, "N": 4}}, "missing_field"),
         (
             {
                 "ruleset": "m-league",
