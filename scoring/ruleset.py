@@ -520,7 +520,15 @@ def resolve_ruleset(spec: str | dict[str, Any] | Ruleset) -> Ruleset:
                 'ruleset must be an id or {"base": id, "overrides": {...}}',
                 code="bad_ruleset_value",
             )
-        return with_overrides(load_ruleset(spec["base"]), spec.get("overrides") or {})
+        base = spec["base"]
+        if not isinstance(base, str):
+            # Checked here: load_ruleset's cache hashes its argument before its own check,
+            # so a list or object there was a TypeError (a 500, a CLI traceback).
+            raise RulesetError(
+                f"the ruleset's base must be an id string, not {base!r}", code="unknown_ruleset"
+            )
+        overrides = spec.get("overrides")  # absent or null: none; [] or 0 is refused
+        return with_overrides(load_ruleset(base), {} if overrides is None else overrides)
     raise RulesetError(f"ruleset must be an id or an object, not {spec!r}", code="unknown_ruleset")
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from scoring.errors import RulesetError
@@ -27,3 +29,19 @@ def test_overrides_validate() -> None:
         with_overrides(rs, {"kiriage": "yes"})
     with pytest.raises(RulesetError):
         with_overrides(rs, {"no_such_rule": 1})
+
+
+@pytest.mark.parametrize(
+    ("spec", "code"),
+    [
+        ({"base": ["tenhou"]}, "unknown_ruleset"),
+        ({"base": {"base": "tenhou"}}, "unknown_ruleset"),
+        ({"base": "tenhou", "overrides": []}, "bad_ruleset_value"),
+        ({"base": "tenhou", "overrides": 0}, "bad_ruleset_value"),
+    ],
+)
+def test_a_malformed_ruleset_object_is_a_ruleset_error(spec: dict[str, Any], code: str) -> None:
+    # A list as the base was a TypeError from load_ruleset's cache (a 500 / a traceback).
+    with pytest.raises(RulesetError) as info:
+        resolve_ruleset(spec)
+    assert info.value.code == code
