@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
@@ -46,6 +47,13 @@ def run_json_lines(handler: Handler, lines: Iterable[str], out: TextIO) -> int:
             status = EXIT_USER_ERROR
         except AgariError as exc:
             response = _error_line(exc)
+            status = EXIT_USER_ERROR
+        except Exception as exc:
+            # A bug of ours: its traceback on stderr for us, an error line for the caller,
+            # whose other lines are still answered (CONTRACT.md), as the HTTP API's JSON 500.
+            traceback.print_exc(file=sys.stderr)
+            message = f"an unexpected error occurred ({type(exc).__name__})"
+            response = {"error": {"code": "internal_error", "message": message}}
             status = EXIT_USER_ERROR
         out.write(json.dumps(response, ensure_ascii=False) + "\n")
         out.flush()

@@ -30,6 +30,21 @@ def test_bad_json_line_does_not_stop_others() -> None:
     assert lines[2]["error"]["code"] == "bad_request"
 
 
+def test_a_bug_on_one_line_does_not_stop_the_others(capsys: pytest.CaptureFixture[str]) -> None:
+    def handler(req: dict[str, object]) -> dict[str, object]:
+        if req.get("boom"):
+            raise IndexError("a bug of ours")
+        return {"echo": req}
+
+    out = io.StringIO()
+    status = run_json_lines(handler, ['{"boom": true}', '{"a": 1}'], out)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert status == 2
+    assert lines[0]["error"]["code"] == "internal_error"
+    assert lines[1] == {"echo": {"a": 1}}
+    assert "IndexError" in capsys.readouterr().err  # the traceback, for us
+
+
 def test_parser_knows_serve() -> None:
     args = build_parser().parse_args(["serve", "--port", "8123"])
     assert args.port == 8123
