@@ -46,6 +46,8 @@ FLAGS: tuple[str, ...] = (
 )
 
 DEFAULT_RULESET = "tenhou"
+#: Dora (or ura) indicators on a table: one, plus one per kan, four kans at most.
+MAX_INDICATORS = 5
 
 SCORE_FIELDS = frozenset(
     {
@@ -234,6 +236,14 @@ def check_tile_counts(req: ScoreRequest) -> None:
             f"meld(s) make {size}, a hand has 14 (a kan counting as 3)",
             code="too_few_tiles",
         )
+    for name, indicators in (("dora", req.dora_indicators), ("ura", req.ura_indicators)):
+        # One indicator at the start, one more per kan, and a game has at most four kans.
+        if len(indicators) > MAX_INDICATORS:
+            raise InvalidHandError(
+                f"{len(indicators)} {name} indicators: there are at most {MAX_INDICATORS} "
+                "(one, and one more per kan of at most four)",
+                code="too_many_indicators",
+            )
     seen = [0] * NUM_KINDS
     reds = {"m": 0, "p": 0, "s": 0}
     for t in req.all_tiles + req.dora_indicators + req.ura_indicators:

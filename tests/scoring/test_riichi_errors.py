@@ -50,6 +50,18 @@ def _req(**changes: Any) -> dict[str, Any]:
             id="fifth_copy counting indicators",
         ),
         P(
+            _req(dora_indicators=["1z", "2z", "3z", "4z", "5z", "6z"]),
+            InvalidHandError,
+            "too_many_indicators",
+            id="six dora indicators",
+        ),
+        P(
+            _req(ura_indicators=["1z", "2z", "3z", "4z", "5z", "6z"]),
+            InvalidHandError,
+            "too_many_indicators",
+            id="six ura indicators",
+        ),
+        P(
             {k: v for k, v in _req().items() if k != "win_tile"},
             InvalidHandError,
             "missing_win_tile",
