@@ -117,12 +117,14 @@ def decode_image(
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         img = open_image(data, max_pixels=max_pixels)
         width, height = img.size
-        orientation = img.getexif().get(ORIENTATION_TAG, 1)
-        if img.format == "JPEG":
-            # libjpeg picks the smallest 1/k scale at least as large as the requested size.
-            shrink = max(1.0, max(width, height) / long_side)
-            img.draft("RGB", (int(width / shrink), int(height / shrink)))
         try:
+            # Reading EXIF may walk the whole file (a PNG keeps it anywhere), so a broken
+            # chunk after the header already fails here.
+            orientation = img.getexif().get(ORIENTATION_TAG, 1)
+            if img.format == "JPEG":
+                # libjpeg picks the smallest 1/k scale at least as large as the requested size.
+                shrink = max(1.0, max(width, height) / long_side)
+                img.draft("RGB", (int(width / shrink), int(height / shrink)))
             img.load()
             img = img.convert("RGB")
         except (OSError, SyntaxError, ValueError) as exc:

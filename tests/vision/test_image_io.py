@@ -43,10 +43,31 @@ def png_header(width: int, height: int) -> bytes:
     )
 
 
+def png_broken_chunk() -> bytes:
+    """A 64x48 PNG whose second IDAT chunk has a broken type: its header opens, reading
+    further (EXIF, pixels) fails."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
+
+    pixels = zlib.compress(b"".join(b"\x00" + b"\xff" * 64 * 3 for _ in range(48)))
+    ihdr = struct.pack(">IIBBBBB", 64, 48, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", pixels[:20])
+        + chunk(b"I\x99AT", pixels[20:])
+        + chunk(b"IEND", b"")
+    )
+
+
 @pytest.mark.parametrize(
     ("data", "code"),
     [
         pytest.param(b"", "empty_image", id="empty"),
+        pytest.param(png_broken_chunk(), "truncated_image", id="png_broken_chunk"),
         pytest.param(b"GIF87a-no-really-this-is-text", "not_an_image", id="garbage"),
         pytest.param(jpeg(640, 480)[:3000], "truncated_image", id="truncated_jpeg"),
         pytest.param(jpeg(640, 480, orientation=1)[:100], "truncated_image", id="cut_in_header"),
