@@ -101,6 +101,10 @@ def context_from_json(text: str | None, *, what: str = "context") -> dict[str, A
         context = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RequestError(f"{what} is not valid JSON: {exc.msg}", code="bad_json") from None
+    except RecursionError:  # "[[[[...": nested deeper than the parser goes
+        raise RequestError(
+            f"{what} is not valid JSON: nested too deeply", code="bad_json"
+        ) from None
     if not isinstance(context, dict):
         raise RequestError(f"{what} must be a JSON object of score request fields")
     return context

@@ -27,8 +27,15 @@ def json_body() -> dict[str, Any]:
     raw = request.get_data(cache=True)
     try:
         body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        message = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        # RecursionError: arrays or objects nested deeper than the parser goes ("[[[[...").
+        message = (
+            exc.msg
+            if isinstance(exc, json.JSONDecodeError)
+            else "not UTF-8"
+            if isinstance(exc, UnicodeDecodeError)
+            else "nested too deeply"
+        )
         raise RequestError(f"the body is not valid JSON: {message}", code="bad_json") from None
     if not isinstance(body, dict):
         raise RequestError(

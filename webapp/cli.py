@@ -45,6 +45,11 @@ def run_json_lines(handler: Handler, lines: Iterable[str], out: TextIO) -> int:
                 RequestError(f"not valid JSON: {exc.msg} (column {exc.colno})", code="bad_json")
             )
             status = EXIT_USER_ERROR
+        except RecursionError:  # "[[[[...": nested deeper than the parser goes
+            response = _error_line(
+                RequestError("not valid JSON: nested too deeply", code="bad_json")
+            )
+            status = EXIT_USER_ERROR
         except AgariError as exc:
             response = _error_line(exc)
             status = EXIT_USER_ERROR
@@ -140,7 +145,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     text = sys.stdin.read()
     try:  # one game as a (possibly pretty-printed) JSON document ...
         request = json.loads(text)
-    except json.JSONDecodeError:  # ... or several games, one JSON object per line
+    except (json.JSONDecodeError, RecursionError):  # ... or several games, one JSON object per line
         return run_json_lines(replay_game, text.splitlines(), sys.stdout)
     if args.json:
         return run_json_lines(replay_game, [json.dumps(request)], sys.stdout)
@@ -254,7 +259,7 @@ def cmd_group(args: argparse.Namespace) -> int:
     text = sys.stdin.read()
     try:
         request = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return run_json_lines(group, text.splitlines(), sys.stdout)  # one request per line
     status = run_json_lines(group, [json.dumps(request)], sys.stdout)
     if not args.json:

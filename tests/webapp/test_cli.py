@@ -30,6 +30,15 @@ def test_bad_json_line_does_not_stop_others() -> None:
     assert lines[2]["error"]["code"] == "bad_request"
 
 
+def test_json_nested_too_deeply_is_bad_json() -> None:
+    out = io.StringIO()
+    status = run_json_lines(lambda req: {"echo": req}, ["[" * 100_000, '{"a": 1}'], out)
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert status == 2
+    assert lines[0]["error"]["code"] == "bad_json"
+    assert lines[1] == {"echo": {"a": 1}}
+
+
 def test_a_bug_on_one_line_does_not_stop_the_others(capsys: pytest.CaptureFixture[str]) -> None:
     def handler(req: dict[str, object]) -> dict[str, object]:
         if req.get("boom"):

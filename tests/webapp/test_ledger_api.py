@@ -198,6 +198,9 @@ def test_create_refuses_bad_input(client: FlaskClient) -> None:
     for body, code in cases:
         resp = client.post("/api/v1/tables", json=body)
         assert resp.status_code == 400 and resp.get_json()["error"]["code"] == code, body
+    # Nested deeper than the parser goes (under the 64 KB cap): bad JSON, not a 500.
+    deep = client.post("/api/v1/tables", data="[" * 60_000, content_type="application/json")
+    assert deep.status_code == 400 and deep.get_json()["error"]["code"] == "bad_json"
     assert client.get("/api/v1/tables").get_json()["tables"] == []
 
 

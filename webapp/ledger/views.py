@@ -85,7 +85,7 @@ def _json_object() -> dict[str, Any]:
         raise exc
     try:
         body = json.loads(request.get_data(cache=True) or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # also "[[[[..."
         raise RequestError("the body is not valid JSON", code="bad_json") from None
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object", code="bad_request")
