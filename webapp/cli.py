@@ -211,16 +211,25 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_recognize(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from scoring.api import check_context
     from vision.api import recognize
+    from vision.image_io import MAX_PIXELS
+    from webapp.images import check_image
 
     try:
+        context = _recognize_context(args)
+        if context is not None:
+            check_context(context)  # a bad ruleset is refused before the photo is read
         try:
             data = Path(args.photo).read_bytes()
         except OSError as exc:
             raise RequestError(
                 f"cannot read {args.photo!r}: {exc.strerror}", code="bad_path"
             ) from None
-        result = recognize(data, context=_recognize_context(args))
+        # The upload's checks, as POST /recognize: the same answer for the same photo, and
+        # a HEIC photo (iPhone) turned into the JPEG the detector's decoder reads.
+        data = check_image(data, max_pixels=MAX_PIXELS).data
+        result = recognize(data, context=context)
     except AgariError as exc:  # with --json, every error is a JSON line (CONTRACT.md)
         if args.json:
             print(json.dumps(_error_line(exc), ensure_ascii=False))

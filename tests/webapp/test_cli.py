@@ -4,8 +4,11 @@ import io
 import json
 from pathlib import Path
 
+import pillow_heif
 import pytest
+from PIL import Image
 
+import vision.api
 from webapp.cli import build_parser, main, run_json_lines
 
 CONTRACT_COMMANDS = ["score", "settle", "recognize", "group", "standings"]
@@ -91,3 +94,25 @@ def test_recognize_json_answers_an_unreadable_path_in_json(
     status = main(["recognize", str(tmp_path / name), "--json"])
     assert status == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "bad_path"
+
+
+def test_recognize_reads_a_heic_photo_as_the_upload_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pillow_heif.register_heif_opener()  # to save the HEIC photo below
+    photo = tmp_path / "photo.heic"
+    Image.new("RGB", (64, 48), "white").save(photo, "HEIF")
+    seen: list[bytes] = []
+
+    def fake_recognize(data: bytes, **kwargs: object) -> dict[str, object]:
+        seen.append(data)
+        return {"width": 64, "height": 48, "detections": [], "hand_tiles": [], "hand": None}
+
+    monkeypatch.setattr(vision.api, "recognize", fake_recognize)
+    assert main(["recognize", str(photo), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["width"] == 64
+    assert seen[0][:2] == b"\xff\xd8"  # handed on as JPEG, which the detector's decoder reads
+    # Refused as the upload is: a GIF is not a photo format the API takes.
+    Image.new("RGB", (64, 48)).save(tmp_path / "p.gif", "GIF")
+    assert main(["recognize", str(tmp_path / "p.gif"), "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "unsupported_image"
