@@ -6,6 +6,7 @@ These tests need no game logic: they drive the repository with opaque entries.
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
 
 import pytest
@@ -224,6 +225,18 @@ def test_url_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(AgariError) as info:
         resolve_url("::not a url::secretpw")
     assert "secretpw" not in info.value.message
+
+
+def test_an_unusable_database_url_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both were tracebacks (NoSuchModuleError, ModuleNotFoundError) from agari table/serve.
+    with pytest.raises(AgariError) as info:
+        LedgerStore("bogus://host/agari").engine  # noqa: B018 (opening is the test)
+    assert info.value.code == "bad_database_url"
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # PostgreSQL's driver not installed
+    with pytest.raises(AgariError) as info:
+        LedgerStore("postgresql://u:secretpw@db.example/agari").engine  # noqa: B018
+    assert info.value.code == "bad_database_url"
+    assert "agari[postgres]" in info.value.message and "secretpw" not in info.value.message
 
 
 def test_a_table_is_capped(store: LedgerStore, monkeypatch: pytest.MonkeyPatch) -> None:

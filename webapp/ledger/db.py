@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
 from scoring.errors import RequestError
@@ -72,6 +73,25 @@ def _sqlite_begin(conn: Any) -> None:
 
 
 def make_engine(url: URL) -> Engine:
+    try:
+        return _make_engine(url)
+    except NoSuchModuleError:
+        raise RequestError(
+            f"the ledger's database URL names a database Agari cannot use ({url.drivername!r}); "
+            "use sqlite:///PATH or postgresql://...",
+            code="bad_database_url",
+        ) from None
+    except ModuleNotFoundError as exc:
+        # PostgreSQL's driver is the extra 'postgres' (pip install 'agari[postgres]').
+        raise RequestError(
+            f"the ledger's database {url.get_backend_name()!r} needs the Python package "
+            f"{exc.name!r}, which is not installed (for PostgreSQL: pip install "
+            "'agari[postgres]')",
+            code="bad_database_url",
+        ) from None
+
+
+def _make_engine(url: URL) -> Engine:
     if url.get_backend_name() == "sqlite":
         if url.database and url.database != ":memory:":
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
