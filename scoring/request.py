@@ -18,7 +18,7 @@ where the ruleset treats nagashi mangan as a draw that pays neither, as Tenhou d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from scoring.errors import InvalidHandError, NotationError, RequestError
@@ -448,6 +448,9 @@ def parse_settle_request(obj: Any) -> SettleRequest:
             wins.append(parse_score_request(w, table=table, ruleset=ruleset))
         except (RequestError, NotationError, InvalidHandError) as exc:
             raise type(exc)(f"wins[{i}]: {exc.message}", code=exc.code) from exc
+    if "ruleset" not in obj:  # said in each paid result, as score says it
+        assumed = f"no ruleset given; scored under {DEFAULT_RULESET!r}"
+        wins = [replace(w, warnings=(assumed, *w.warnings)) for w in wins]
     seats = [w.seat_wind for w in wins]
     if len(set(seats)) != len(seats):
         raise InvalidHandError(f"two wins by the same seat: {seats}", code="duplicate_winner")

@@ -340,6 +340,13 @@ def test_settle_ura_only_for_the_riichi_winner() -> None:
     assert sorted(r["seat"] for r in res["results"]) == ["E", "S"]
 
 
+def test_settle_without_a_ruleset_says_which_it_assumed() -> None:
+    res = api.settle({"discarder": "N", "wins": [_win("E")]})
+    assert any("tenhou" in w["message"] for w in res["results"][0]["warnings"])
+    named = api.settle({"ruleset": "tenhou", "discarder": "N", "wins": [_win("E")]})
+    assert not any("ruleset" in w["message"] for w in named["results"][0]["warnings"])
+
+
 def test_settle_unknown_field_in_a_win() -> None:
     win = {**_win("E"), "honba": 1}  # table fields belong to the settle object
     with pytest.raises(RequestError) as info:
