@@ -266,7 +266,19 @@ _ERRORS = {
         "description": "not a win, no yaku, or an impossible hand",
         "content": {"application/json": {}},
     },
+    "500": {
+        "description": "the shipped model is missing or mismatched (bad_model), or a bug of ours "
+        "(internal_error)",
+        "content": {"application/json": {}},
+    },
 }
+
+
+def _error_responses(codes: tuple[str, ...]) -> dict[str, Any]:
+    """The error statuses of an operation, each answering the Error object."""
+    return {
+        c: {**_ERRORS[c], "content": {"application/json": {"schema": _ref("Error")}}} for c in codes
+    }
 
 
 def _json_op(summary: str, req: str, resp: str, codes: tuple[str, ...]) -> dict[str, Any]:
@@ -282,10 +294,7 @@ def _json_op(summary: str, req: str, resp: str, codes: tuple[str, ...]) -> dict[
                     "description": "OK",
                     "content": {"application/json": {"schema": _ref(resp)}},
                 },
-                **{
-                    c: {**_ERRORS[c], "content": {"application/json": {"schema": _ref("Error")}}}
-                    for c in codes
-                },
+                **_error_responses(codes),
             },
         }
     }
@@ -339,7 +348,7 @@ def openapi_document() -> dict[str, Any]:
                         "description": "OK",
                         "content": {"application/json": {"schema": _ref("RecognizeResponse")}},
                     },
-                    **{c: {**_ERRORS[c]} for c in ("400", "413", "415")},
+                    **_error_responses(("400", "413", "415", "500")),
                 },
             }
         },

@@ -415,6 +415,12 @@ def test_openapi_document_lists_every_endpoint(client: FlaskClient) -> None:
     # Every $ref points at a schema that exists.
     refs = [r.split("/")[-1] for r in _refs(doc)]
     assert refs and set(refs) <= set(doc["components"]["schemas"])
+    # Every error status of the contract's endpoints answers the Error object.
+    for path in ("score", "settle", "recognize", "group", "standings"):
+        for status, resp in doc["paths"][f"/api/v1/{path}"]["post"]["responses"].items():
+            if status.startswith(("4", "5")):
+                schema = resp["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/Error"}, (path, status)
     assert client.get("/api/v1/docs").status_code == 200
 
 
