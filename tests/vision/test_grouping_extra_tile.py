@@ -42,3 +42,20 @@ def test_a_confident_extra_tile_is_kept_and_gives_no_hand(confidence: float) -> 
     assert out["hand"] is None
     assert "too_many_tiles" in _codes(out)
     assert "dropped_tile" not in _codes(out)
+
+
+def test_a_row_of_one_face_down_tile_is_not_dropped_to_nothing() -> None:
+    # Three boxes, one of them very wide: each is a row of its own, and the one face-down
+    # tile at the end of a row was dropped, leaving an empty row (an IndexError, a 500).
+    request = {
+        "width": 960,
+        "height": 720,
+        "detections": [
+            {"tile": "x", "box": [95, 181, 152, 250], "confidence": 0.94},
+            {"tile": "6m", "box": [120, 445, 177, 516], "confidence": 0.94},
+            {"tile": "x", "box": [138, 334, 700, 406], "confidence": 0.94},
+        ],
+    }
+    out = group(request)
+    assert out["hand"] is None
+    assert "too_few_tiles" in _codes(out)

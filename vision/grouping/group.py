@@ -94,6 +94,8 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
                 best = candidates[0]
     for weakest, why in _droppable(best, members, dets):
         rest = [i for i in members if i != weakest]
+        if not rest:
+            continue  # a row of one face-down tile: nothing left to read without it
         cands, other_doubts, other_warnings = _read_settled(rest, dets, kept, names)
         if cands[0].penalty < best.penalty:
             candidates, doubts, members = cands, other_doubts, rest
