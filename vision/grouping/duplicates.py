@@ -33,12 +33,19 @@ def _merge_duplicates(
     extra: dict[int, list[tuple[str, float]]] = {}
     warnings: list[GroupingWarning] = []
     for i in order:
-        twin = next((k for k in kept if iou[i, k] >= settings.DUPLICATE_IOU), None)
+        # A face-up tile on a face-down one is a dead wall's indicator, no duplicate: the
+        # twin is looked for among kept boxes of the same face only (a box repeated many
+        # times over, face up and down, keeps one of each).
+        twin = next(
+            (
+                k
+                for k in kept
+                if iou[i, k] >= settings.DUPLICATE_IOU and dets[k].face_down == dets[i].face_down
+            ),
+            None,
+        )
         if twin is None:
             kept.append(i)
-            continue
-        if dets[i].face_down != dets[twin].face_down:
-            kept.append(i)  # a face-up tile on a face-down one: a dead wall's indicator
             continue
         if dets[i].tile == dets[twin].tile:
             warnings.append(

@@ -115,6 +115,7 @@ def _reach_further(
     normal = np.array([-d[1], d[0]])
     pos = (centres[members] - origin) @ d
     pitch = float(np.median(np.diff(np.sort(pos)))) if len(pos) > 2 else size
+    pitch = pitch if pitch > 0 else size  # boxes repeated on one place: no spacing to read
     out = list(members)
     lo, hi = float(pos.min()), float(pos.max())
     added = True

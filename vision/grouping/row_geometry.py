@@ -353,6 +353,8 @@ def _smooth(pos: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray
     idx = np.nonzero(mask)[0]
     for _ in range(2):
         degree = 2 if len(idx) >= 8 else 1 if len(idx) >= 4 else 0
+        # Never more terms than distinct places (boxes repeated on one place, a request's).
+        degree = min(degree, len(np.unique(x[idx])) - 1)
         coef = np.polyfit(x[idx], values[idx], degree)
         res = np.abs(values[idx] - np.polyval(coef, x[idx]))
         if len(idx) >= 8:
