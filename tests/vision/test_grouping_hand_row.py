@@ -31,6 +31,7 @@ def _fixture(name: str) -> dict[str, Any]:
         ("kakan_added_tile_low_view", "STACK_NEAR", (0.0, 0.25)),
         ("kakan_added_tile_low_view_left", "STACK_NEAR", (0.0, 0.25)),
         ("kakan_added_tile_dropped_from_row", "DROP_OFF_LINE", 0),
+        ("called_tiles_turned_together_cheaper", "KEEP_CHEAPER_TURNS", False),
     ],
 )
 def test_rule_reads_its_fixture(
@@ -74,3 +75,12 @@ def test_a_tile_left_out_of_the_row_is_named() -> None:
     warning = next(w for w in out["warnings"] if w["code"] == "dropped_tile")
     assert warning["tiles"] == ["8m"]
     assert "furthest off the hand's line" in warning["message"]
+
+
+def test_tiles_turned_together_are_named() -> None:
+    """The hand read with two sideways judgements turned together names both tiles as
+    doubtful (a single turn names only its own): the boxes' reading is not silent about
+    which judgements it overruled."""
+    out = group(_fixture("called_tiles_turned_together_cheaper")["request"])
+    named = [w["tiles"] for w in out["warnings"] if w["code"] == "doubtful_sideways"]
+    assert sorted(["1m", "9s"]) in [sorted(tiles) for tiles in named]

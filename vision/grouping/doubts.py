@@ -4,6 +4,7 @@ photo-wide warnings (tile counts, low confidence)."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -45,7 +46,22 @@ def _settle_doubts(
     row = _DoubtfulRow(geo, members, dets, kept, names, split, _near_edges(geo))
     doubts, flipped = _consequential_doubts(candidates[0], row)
     combined = _combined_flips(candidates[0], flipped, row)
-    return sorted([*candidates, *flipped, *combined], key=lambda g: g.penalty), doubts
+    out = sorted([*candidates, *flipped, *(g for g, _ in combined)], key=lambda g: g.penalty)
+    # A hand read with several judgements turned together is a doubt like a single turn's:
+    # named, unless the turns give the hand as judged (they may explain it better).
+    turned = next((flips for g, flips in combined if g is out[0]), None)
+    if turned and out[0].key() != candidates[0].key():
+        named = {i for w in doubts if w.code == "doubtful_sideways" for i in w.detections}
+        if not turned <= named:
+            doubts.append(
+                GroupingWarning(
+                    "doubtful_sideways",
+                    "it is unclear whether these are upright or sideways; the hand is read with "
+                    "them taken the other way together (see alternatives)",
+                    tuple(sorted(turned)),
+                )
+            )
+    return out, doubts
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +128,20 @@ def _flip_cost(
 
 def _combined_flips(
     best: Grouping, flipped: Sequence[Grouping], row: _DoubtfulRow
-) -> list[Grouping]:
+) -> list[tuple[Grouping, frozenset[int]]]:
     """Doubtful sideways judgements taken the other way together (every pair among the
     :data:`FLIP_POOL` nearest the threshold, then the best :data:`FLIP_BEAM` of each size
     one turn further): two melds whose called tiles both sit near the threshold (a row seen
     obliquely, standing tiles beside flat ones) need both turned before either hand
     reads well. Starts only when one turned tile already reads better than the layout
     as judged (those readings, and the warnings naming the doubts, come from
-    :func:`_consequential_doubts`); each turned tile costs :func:`_flip_cost`."""
+    :func:`_consequential_doubts`); each turned tile costs :func:`_flip_cost`. Returns each
+    new reading with the tiles it turns.
+
+    A hand a single turn gave is no new reading, unless the set reads it for less
+    (:data:`KEEP_CHEAPER_TURNS`): one turn may give the right hand with a tile still
+    unexplained, and the two turns that explain it would be dropped while a wrong hand
+    cheaper than that single turn wins."""
     pool = list(row.geo.doubtful_sideways[: settings.FLIP_POOL])
     if (
         settings.MAX_FLIPS < 2
@@ -132,7 +154,9 @@ def _combined_flips(
         g = row.read(flip_sideways=flips)
         return g.penalty + row.flip_cost(flips, g.reading), flips, g
 
-    singles = {g.key() for g in flipped}
+    singles: dict[tuple[Any, ...], float] = {}
+    for g in flipped:
+        singles[g.key()] = min(g.penalty, singles.get(g.key(), math.inf))
     trials = [read(frozenset(pair)) for pair in itertools.combinations(pool, 2)]
     score = min(t[0] for t in trials)
     if score >= best.penalty:
@@ -148,11 +172,13 @@ def _combined_flips(
             break
         found.extend(more)
         beam = sorted(more, key=lambda t: t[0])[: settings.FLIP_BEAM]
-    out: dict[tuple[Any, ...], Grouping] = {}
-    for pen, _, g in sorted(found, key=lambda t: t[0]):
-        # A set giving a single turn's hand is no new reading.
-        if pen < best.penalty and g.key() not in singles and g.key() not in out:
-            out[g.key()] = replace(g, penalty=pen)
+    out: dict[tuple[Any, ...], tuple[Grouping, frozenset[int]]] = {}
+    for pen, flips, g in sorted(found, key=lambda t: t[0]):
+        single = singles.get(g.key(), math.inf)
+        if not settings.KEEP_CHEAPER_TURNS and single < math.inf:
+            continue
+        if pen < min(best.penalty, single) and g.key() not in out:
+            out[g.key()] = (replace(g, penalty=pen), flips)
     return list(out.values())
 
 

@@ -311,6 +311,10 @@ FLIP_POOL = 12
 #: Of each number of turned tiles, the best this many readings are taken one turn further.
 FLIP_BEAM = 3
 
+#: Tiles turned together that give a hand a single turn gave are kept when they read it for
+#: less (False: dropped, a hand already seen).
+KEEP_CHEAPER_TURNS = True
+
 #: Doubts are re-read together only when the reading as judged leaves one of these: tiles
 #: out of place, or a chi called from the wrong player (its sideways tile misjudged).
 FLIP_WHEN = frozenset(
