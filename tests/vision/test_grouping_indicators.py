@@ -159,3 +159,16 @@ def test_each_indicator_rule_is_what_reads_its_fixture(
     assert set(data["expected"]["warnings"]) <= {w["code"] for w in out["warnings"]}
     monkeypatch.setattr(settings, setting, value)
     assert group(data["request"])["hand"] != data["expected"]["hand"]
+
+
+def test_the_median_of_a_runs_few_values_is_numpys() -> None:
+    """``_median`` sorts short arrays in Python (speed): the same value as ``np.median``."""
+    import numpy as np
+
+    from vision.grouping.indicators import _median
+
+    rng = np.random.default_rng(0)
+    for n in range(1, 40):
+        for _ in range(50):
+            values = rng.normal(size=n) * rng.uniform(0.1, 1000)
+            assert _median(values) == float(np.median(values))

@@ -38,9 +38,16 @@ class _Run:
 
 
 def _median(values: np.ndarray) -> float:
-    """``np.median``, without its overhead for the commonest case here: a run of one tile
-    (every loose tile on a whole table is one, and the runs are built for every reading)."""
-    return float(values[0]) if len(values) == 1 else float(np.median(values))
+    """``np.median``, without its overhead for the short arrays here (a run's few tiles; a
+    whole table's loose tiles are runs of one, and the runs are built for every reading):
+    the same value, sorted in Python below 16 values."""
+    n = len(values)
+    if n == 1:
+        return float(values[0])
+    if n < 16:
+        s = sorted(values.tolist())
+        return float(s[n // 2]) if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    return float(np.median(values))
 
 
 def _runs_above(
