@@ -380,6 +380,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "chi_called_tiles_misjudged": {"MAX_FLIPS": 4},
     # two called tiles turned together: the search stays on, the offsets' say in it is off
     "called_tiles_by_near_edge": {"MAX_FLIPS": 4},
+    # a turned tile that reads the hand as judged for less also reads these rows right
+    "diagonal_row_chi_by_offset": {"SAME_HAND_TURNS": False},
+    "diagonal_row_sideways_win_and_pon": {"SAME_HAND_TURNS": False},
 }
 
 
@@ -475,6 +478,8 @@ def test_a_far_dora_is_named_only_when_no_indicator_is_in_reach(
     warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
     assert warning["tiles"] == data["expected"]["hand"]["dora_indicators"]
     monkeypatch.setattr(settings, "INDICATOR_REACH", settings.FAR_INDICATOR_REACH)
+    # the rule alone: the learned scorer's own doubt is tested in test_grouping_indicator_scorer
+    monkeypatch.setattr(settings, "SCORER_OVERRIDE", 0.0)
     wide = group(data["request"])
     assert wide["hand"] == data["expected"]["hand"]
     assert "possible_indicators" not in _codes(wide)
@@ -508,14 +513,22 @@ def test_a_tile_of_another_kind_on_a_called_tile_is_no_added_kan() -> None:
     assert "3p" in warning["tiles"]
 
 
-def test_a_face_up_tile_beyond_the_wall_is_a_discard() -> None:
+def test_a_face_up_tile_beyond_the_wall_is_a_discard(monkeypatch: pytest.MonkeyPatch) -> None:
     """A player's wall stands between the hand and the river: a lone face-up tile beyond
-    it is not a dora indicator (named as a possible one); without the wall it would be."""
+    it is not a dora indicator (named as a possible one); without the wall it would be.
+    The learned scorer reads this lone tile as the dora (generated tables show dora beyond
+    a wall, and discards there in rivers): either way the tile is named."""
     from tests.vision.grouping_layout import Placed, wall
+    from vision.grouping import settings
 
     lone = [Placed("7p", 2.0, 3.0, False, "discard")]
     bare = _run(lay_out(CLOSED, "2z") + lone)
     assert bare["hand"]["dora_indicators"] == ["7p"]
+    scored = _run(lay_out(CLOSED, "2z") + wall(0.0, 1.5, 8) + lone)
+    assert (
+        "7p" in next(w for w in scored["warnings"] if w["code"] == "possible_indicators")["tiles"]
+    )
+    monkeypatch.setattr(settings, "SCORER_OVERRIDE", 0.0)
     out = _run(lay_out(CLOSED, "2z") + wall(0.0, 1.5, 8) + lone)
     assert out["hand"]["dora_indicators"] == []
     warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")

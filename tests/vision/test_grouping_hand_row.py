@@ -32,6 +32,9 @@ def _fixture(name: str) -> dict[str, Any]:
         ("kakan_added_tile_low_view_left", "STACK_NEAR", (0.0, 0.25)),
         ("kakan_added_tile_dropped_from_row", "DROP_OFF_LINE", 0),
         ("called_tiles_turned_together_cheaper", "KEEP_CHEAPER_TURNS", False),
+        ("closed_hand_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
+        ("standing_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
+        ("sideways_turn_reads_same_hand_cheaper", "SAME_HAND_TURNS", False),
     ],
 )
 def test_rule_reads_its_fixture(
@@ -84,3 +87,17 @@ def test_tiles_turned_together_are_named() -> None:
     out = group(_fixture("called_tiles_turned_together_cheaper")["request"])
     named = [w["tiles"] for w in out["warnings"] if w["code"] == "doubtful_sideways"]
     assert sorted(["1m", "9s"]) in [sorted(tiles) for tiles in named]
+
+
+def test_a_regression_fixture_needs_the_same_hand_turn_beside_end_doubts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A standing hand whose two end tiles are judged sideways: the end doubts turn them, and
+    the turn that reads the hand as judged for less must be kept (SAME_HAND_TURNS), else a
+    wrong hand from another turn wins (END_DOUBT_MARGIN without it broke this fixture)."""
+    data = json.loads((OUT / "standing_indicators_beyond.json").read_text())
+    assert group(data["request"])["hand"] == data["expected"]["hand"]
+    monkeypatch.setattr(settings, "SAME_HAND_TURNS", False)
+    assert group(data["request"])["hand"] != data["expected"]["hand"]
+    monkeypatch.setattr(settings, "END_DOUBT_MARGIN", 0)
+    assert group(data["request"])["hand"] == data["expected"]["hand"]

@@ -254,26 +254,35 @@ def _consequential_doubts(
         changed = []
         for det in dets_in_doubt[: settings.MAX_DOUBTS_TRIED]:
             other = row.read(**{flip: frozenset({det})})
+            cost = (
+                row.flip_cost([det], other.reading)
+                if flip == "flip_sideways"
+                else settings.P_DOUBT_FLIP
+            )
+            if other.key() == best.key():
+                # The hand as judged, explained better turned (a tile no longer left
+                # unexplained): its reading at that price (SAME_HAND_TURNS), else the dearer
+                # reading as judged lets a set of turns giving another hand win on price.
+                # Gaps are left be: a gap turned changes how the layout reads, not the tiles.
+                if flip == "flip_sideways" and _cheaper_same_hand(other, cost, best):
+                    others.append(replace(other, penalty=other.penalty + cost))
+                continue
             # Taken the other way the hand changes, but reads far worse: not a real doubt.
-            if other.key() != best.key() and other.penalty < best.penalty + settings.DOUBT_REACH:
+            if other.penalty < best.penalty + settings.DOUBT_REACH:
                 changed.append(det)
-                cost = (
-                    row.flip_cost([det], other.reading)
-                    if flip == "flip_sideways"
-                    else settings.P_DOUBT_FLIP
-                )
                 others.append(replace(other, penalty=other.penalty + cost))
         if flip == "flip_sideways":
             # A meld's doubtful called tile may be its neighbour instead (who it came from
             # then changes): the two taken the other way together.
             for pair in _called_tile_swaps(best, set(dets_in_doubt[: settings.MAX_DOUBTS_TRIED])):
                 other = row.read(flip_sideways=frozenset(pair))
-                if (
-                    other.key() != best.key()
-                    and other.penalty < best.penalty + settings.DOUBT_REACH
-                ):
+                cost = row.flip_cost(pair, other.reading)
+                if other.key() == best.key():
+                    if _cheaper_same_hand(other, cost, best):
+                        others.append(replace(other, penalty=other.penalty + cost))
+                    continue
+                if other.penalty < best.penalty + settings.DOUBT_REACH:
                     changed.extend(d for d in pair if d not in changed)
-                    cost = row.flip_cost(pair, other.reading)
                     others.append(replace(other, penalty=other.penalty + cost))
         if changed:
             what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
@@ -286,6 +295,11 @@ def _consequential_doubts(
                 )
             )
     return warnings, others
+
+
+def _cheaper_same_hand(other: Grouping, cost: float, best: Grouping) -> bool:
+    """Whether a turned judgement reads the hand as judged for less (:data:`SAME_HAND_TURNS`)."""
+    return settings.SAME_HAND_TURNS and other.penalty + cost < best.penalty
 
 
 def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, int]]:

@@ -50,6 +50,11 @@ SIDEWAYS_DOUBT_MARGIN = 0.12
 #: tile closer than this to both neighbours is upright whatever its box's shape.
 SIDEWAYS_MIN_STEP = 1.07
 
+#: A row's end tile judged sideways within this margin (log units) is a doubt, re-read
+#: upright (:func:`row_geometry._doubtful_ends`: upright end tiles judged sideways show
+#: margins up to 0.42 in nine cases of ten; 0: off).
+END_DOUBT_MARGIN = 0.4
+
 #: Rows near 45 degrees (:func:`_spacing_judgement`): the spread of a touching step around
 #: its prediction (relative), the most a gap costs, the cost of a sideways tile, the weight
 #: of the box shapes' margins, and the scale from costs to the margin in log units.
@@ -137,6 +142,16 @@ URA_OWN_RISE = 1.4
 #: Runs level with the chosen dora further along (the dora are taken as the left one) are
 #: named ``possible_indicators``: the boxes do not tell which run is the dora. False: off.
 WARN_LEVEL_RUNS = True
+
+#: The learned indicator scorer (:mod:`vision.grouping.indicator_scorer`) overrides the rules'
+#: dora (or their reading of none) when its choice scores this much higher (log odds), named
+#: ``possible_indicators``; when the rules' choice leads the next option by less than
+#: SCORER_DOUBT, both are named. 0: the scorer is not consulted. Tuning seeds (true boxes):
+#: 2.0 reads 13 more hands of 770005-8 and loses none; a lead of 1.0 turned more dora
+#: readings right but also some wrong (2 on 770005-8; see benchmarks/RESULTS.md).
+SCORER_OVERRIDE = 2.0
+
+SCORER_DOUBT = 0.5
 
 #: Ura closer above the dora than 0.3 depths (low views) must start where they start.
 URA_LOW_RISE = 0.12
@@ -314,6 +329,11 @@ FLIP_BEAM = 3
 #: Tiles turned together that give a hand a single turn gave are kept when they read it for
 #: less (False: dropped, a hand already seen).
 KEEP_CHEAPER_TURNS = True
+
+#: A turned sideways judgement (or a called tile's swap) that reads the same hand as judged
+#: for less is kept as that hand's reading: the turn explains the layout better (False:
+#: dropped, as a turn that changes nothing).
+SAME_HAND_TURNS = True
 
 #: Doubts are re-read together only when the reading as judged leaves one of these: tiles
 #: out of place, or a chi called from the wrong player (its sideways tile misjudged).
