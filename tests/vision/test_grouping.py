@@ -434,6 +434,8 @@ def test_each_fix_is_what_reads_its_fixture(
     assert group(data["request"])["hand"] == data["expected"]["hand"]
     # Doubtful sideways tiles re-read together could make up for any one rule: off here.
     monkeypatch.setattr(settings, "MAX_FLIPS", 0)
+    # The learned indicator scorer likewise (test_grouping_indicator_scorer has its fixtures).
+    monkeypatch.setattr(settings, "SCORER_OVERRIDE", 0.0)
     for other, off in ALSO_OFF.get(name, {}).items():
         monkeypatch.setattr(settings, other, off)
     monkeypatch.setattr(settings, setting, value)

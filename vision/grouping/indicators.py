@@ -4,12 +4,14 @@ walls and dead walls."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.grouping import settings
+from vision.grouping import indicator_scorer, settings
 from vision.grouping.memo import remembered
 from vision.grouping.row_geometry import RowGeometry
 from vision.grouping.values import Detection, Grouping, GroupingWarning
@@ -35,6 +37,23 @@ class _Run:
     depth_px: float = 0.0
     #: The face-up tiles' size (median) in the hand tiles' size.
     size: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """One reading's candidate dora runs and their measurements (training the scorer)."""
+
+    members: tuple[int, ...]
+    up: tuple[float, ...]
+    ura_allowed: bool
+    pool: list[_Run]
+    table: np.ndarray
+    rule: _Run | None
+
+
+#: Set to a list to collect every reading's :class:`Candidates` (the scorer's training data,
+#: :mod:`vision.grouping.scorer_training`); None at run time.
+TRACE: ContextVar[list[Candidates] | None] = ContextVar("indicator_trace", default=None)
 
 
 def _median(values: np.ndarray) -> float:
@@ -217,16 +236,6 @@ def _indicator_bands(
             )
         return True
 
-    warnings: list[GroupingWarning] = []
-    candidates = [
-        r
-        for r in runs
-        if r.face_up
-        and (
-            r.height <= settings.INDICATOR_REACH
-            or (_dead_wall(r) and r.height <= settings.DEAD_WALL_REACH)
-        )
-    ]
     # A player's wall stands between their hand and the river: face-up tiles beyond a row of
     # face-down tiles that lies between them and the hand are discards (indicators are
     # turned up on the wall itself, or laid out before it).
@@ -258,116 +267,287 @@ def _indicator_bands(
         # Part of a block of discards laid messily: another face-up run close to it.
         return any(o is not run and o.face_up and close(run, o) for o in runs)
 
-    crowd: list[int] = []
-    while (
-        candidates
-        and len(candidates[0].face_up) <= settings.MAX_INDICATORS
-        and crowded(candidates[0])
-    ):
-        crowd.extend(candidates[0].face_up)
-        candidates = candidates[1:]
-    if crowd:
-        warnings.append(
-            GroupingWarning(
-                "possible_indicators",
-                "face-up tiles lying among other face-up tiles, less than a tile's depth from "
-                "them across the table (a block of discards), were not read as dora indicators",
-                tuple(crowd),
-            )
-        )
-    if candidates and behind_wall(candidates[0]):
-        warnings.append(
-            GroupingWarning(
-                "possible_indicators",
-                "face-up tiles beyond a wall (face-down tiles between them and the hand) were "
-                "read as discards, not as dora indicators",
-                candidates[0].face_up,
-            )
-        )
-    candidates = [r for r in candidates if not behind_wall(r)]
-    if not candidates:
-        # Face-up tiles on a row of face-down ones (a dead wall), or a short run of face-up
-        # tiles just beyond the reach: indicators laid further off than usual look the same.
-        far = [
-            r
-            for r in runs
-            if _dead_wall(r)
-            or (
-                0 < len(r.face_up) <= settings.MAX_INDICATORS
-                and r.height <= settings.FAR_INDICATOR_REACH
-                and not is_river(r)
-            )
+    face_up_runs = [o for o in runs if o.face_up]
+    face_up_total = sum(len(o.face_up) for o in face_up_runs)
+    span = geo.positions * float(np.sign(np.array([-up[1], up[0]]) @ np.array(geo.direction)))
+    span_lo, span_hi = float(span.min() / geo.unit), float(span.max() / geo.unit)
+
+    def over(a: _Run, b: _Run) -> bool:
+        return a.start < b.end + 0.5 and a.end > b.start - 0.5
+
+    def shapes() -> dict[int, float]:
+        """Each face-up tile's shape (along over across, log) against the others': a discard
+        laid sideways (a riichi) stands out of a row of upright ones, indicators lie upright."""
+        ups = [i for i in others if not dets[i].face_down]
+        if not ups:
+            return {}
+        b = np.array([dets[i].box for i in ups], dtype=float)
+        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+        ratio = np.log((abs(up[1]) * w + abs(up[0]) * h) / (abs(up[0]) * w + abs(up[1]) * h))
+        return dict(zip(ups, (ratio - float(np.median(ratio))).tolist(), strict=True))
+
+    def features(run: _Run, rule: _Run | None, shape: dict[int, float]) -> list[float]:
+        """The candidate dora run's measurements, as :data:`indicator_scorer.FEATURES` names
+        them (plain floats: this runs for every candidate of every reading)."""
+        n = len(run.face_up)
+        big = settings.MAX_INDICATORS
+        ups = [o for o in face_up_runs if o is not run and over(o, run)]
+        below = [o for o in ups if o.height < run.height - 0.1]
+        above = [o for o in ups if o.height > run.height + 0.1]
+        nxt = min(above, key=lambda o: o.height) if above else None
+        prv = max(below, key=lambda o: o.height) if below else None
+        depth = max(run.depth_px, 1e-6)
+        level = [
+            o
+            for o in face_up_runs
+            if o is not run
+            and abs(o.height - run.height) < 0.3
+            and not over(o, run)
+            and abs(o.start - run.start) < 12
         ]
-        if far:
-            return [], [
-                GroupingWarning(
-                    "possible_indicators",
-                    "face-up tiles beyond the reach of indicators (or on a dead wall far beyond "
-                    "the hand) were not read as dora indicators",
-                    tuple(i for r in far for i in r.face_up),
-                )
-            ]
-        return [], []
-
-    def continues(run: _Run, end: _Run) -> bool:
-        """``run`` carries on the river row ``end`` (level with it, next to it along)."""
-        gap = max(run.start - end.end, end.start - run.end)
-        return abs(run.height - end.height) < 0.3 and gap < settings.RIVER_ROW_GAP
-
-    while (
-        candidates
-        and is_river(candidates[0])
-        and len(candidates[0].face_up) <= settings.MAX_INDICATORS
-    ):
-        # The short last row of a river: indicators may still lie beyond it (or beside).
-        end = candidates[0]
-        rest = [r for r in candidates[1:] if continues(r, end)]
-        warnings.append(
-            GroupingWarning(
-                "possible_indicators",
-                "a short row just above the hand was read as the end of a river, not as "
-                "dora indicators",
-                tuple(i for r in (end, *rest) for i in r.face_up),
-            )
+        rise_up = (nxt.rise_px - run.rise_px) / depth if nxt else 6.0
+        rise_down = (run.rise_px - prv.rise_px) / depth if prv else run.rise_px / depth
+        steps = run.steps or (1.0,)
+        stray = sum(
+            len(o.face_up)
+            for o in face_up_runs
+            if o is not run
+            and max(0.0, o.start - run.end, run.start - o.end) < settings.STRAY_NEAR
+            and abs(o.height - run.height) < settings.STRAY_NEAR
         )
+        return [
+            1.0,
+            float(run is rule),
+            float(rule is None),
+            max(abs(shape.get(i, 0.0)) for i in run.face_up),
+            min(stray, 6) / 6,
+            min(run.height, 4.0) / 4,
+            max(run.height - 4.0, 0.0) / 2,
+            *(float(n == k) for k in range(1, big + 1)),
+            float(_dead_wall(run)),
+            float(is_river(run)),
+            float(behind_wall(run)),
+            float(crowded(run)),
+            float(bool(below)),
+            min(len(below), 3) / 3,
+            float(any(not w.face_up and w.height < run.height and over(w, run) for w in runs)),
+            float(any(o.end < run.start for o in level)),
+            float(any(o.start > run.end for o in level)),
+            float(any(len(o.face_up) > big for o in level)),
+            float(nxt is not None),
+            min(rise_up, 6.0) / 6,
+            float(nxt is not None and len(nxt.face_up) > n),
+            float(nxt is not None and len(nxt.face_up) == n and abs(nxt.start - run.start) < 1.1),
+            min(rise_down, 6.0) / 6,
+            float(prv is not None and len(prv.face_up) > big),
+            min(max(run.start - span_lo, -10.0), 10.0) / 10,
+            min(max(run.end - span_hi, -10.0), 10.0) / 10,
+            math.log(max(run.size, 0.1)),
+            sum(steps) / len(steps) - 1.0,
+            max(steps) - min(steps),
+            math.log1p(face_up_total) / 5,
+            float(any(len(o.face_up) > big for o in face_up_runs)),
+        ]
+
+    def rule_dora() -> tuple[_Run | None, list[_Run], list[GroupingWarning]]:
+        """The dora as the rules read them (None: none), the runs level with them, and
+        the warnings so far."""
+        warnings: list[GroupingWarning] = []
         candidates = [
             r
-            for r in candidates[1:]
-            if not (is_river(r) and len(r.face_up) <= settings.MAX_INDICATORS)
-            and not continues(r, end)
+            for r in runs
+            if r.face_up
+            and (
+                r.height <= settings.INDICATOR_REACH
+                or (_dead_wall(r) and r.height <= settings.DEAD_WALL_REACH)
+            )
         ]
-    if not candidates:
-        return [], warnings
-    if is_river(candidates[0]):
-        if len(candidates[0].face_up) > settings.MERGED_ROWS or len(candidates[0].dets) > len(
-            candidates[0].face_up
+        crowd: list[int] = []
+        while (
+            candidates
+            and len(candidates[0].face_up) <= settings.MAX_INDICATORS
+            and crowded(candidates[0])
         ):
-            # Longer than two river rows side by side, or face-down tiles (a dead wall) in
-            # it: seen from low down, the rows above the hand (river, indicators, walls) run
-            # together and indicators hide among them.
+            crowd.extend(candidates[0].face_up)
+            candidates = candidates[1:]
+        if crowd:
             warnings.append(
                 GroupingWarning(
                     "possible_indicators",
-                    "the tiles above the hand run together (a low view): dora indicators "
-                    "among them cannot be told from discards",
+                    "face-up tiles lying among other face-up tiles, less than a tile's depth from "
+                    "them across the table (a block of discards), were not read as dora indicators",
+                    tuple(crowd),
+                )
+            )
+        if candidates and behind_wall(candidates[0]):
+            warnings.append(
+                GroupingWarning(
+                    "possible_indicators",
+                    "face-up tiles beyond a wall (face-down tiles between them and the hand) were "
+                    "read as discards, not as dora indicators",
                     candidates[0].face_up,
                 )
             )
+        candidates = [r for r in candidates if not behind_wall(r)]
+        if not candidates:
+            # Face-up tiles on a row of face-down ones (a dead wall), or a short run of face-up
+            # tiles just beyond the reach: indicators laid further off than usual look the same.
+            far = [
+                r
+                for r in runs
+                if _dead_wall(r)
+                or (
+                    0 < len(r.face_up) <= settings.MAX_INDICATORS
+                    and r.height <= settings.FAR_INDICATOR_REACH
+                    and not is_river(r)
+                )
+            ]
+            if far:
+                return (
+                    None,
+                    [],
+                    [
+                        GroupingWarning(
+                            "possible_indicators",
+                            "face-up tiles beyond the reach of indicators (or on a dead wall far "
+                            "beyond the hand) were not read as dora indicators",
+                            tuple(i for r in far for i in r.face_up),
+                        )
+                    ],
+                )
+            return None, [], []
+
+        def continues(run: _Run, end: _Run) -> bool:
+            """``run`` carries on the river row ``end`` (level with it, next to it along)."""
+            gap = max(run.start - end.end, end.start - run.end)
+            return abs(run.height - end.height) < 0.3 and gap < settings.RIVER_ROW_GAP
+
+        while (
+            candidates
+            and is_river(candidates[0])
+            and len(candidates[0].face_up) <= settings.MAX_INDICATORS
+        ):
+            # The short last row of a river: indicators may still lie beyond it (or beside).
+            end = candidates[0]
+            rest = [r for r in candidates[1:] if continues(r, end)]
+            warnings.append(
+                GroupingWarning(
+                    "possible_indicators",
+                    "a short row just above the hand was read as the end of a river, not as "
+                    "dora indicators",
+                    tuple(i for r in (end, *rest) for i in r.face_up),
+                )
+            )
+            candidates = [
+                r
+                for r in candidates[1:]
+                if not (is_river(r) and len(r.face_up) <= settings.MAX_INDICATORS)
+                and not continues(r, end)
+            ]
+        if not candidates:
+            return None, [], warnings
+        if is_river(candidates[0]):
+            if len(candidates[0].face_up) > settings.MERGED_ROWS or len(candidates[0].dets) > len(
+                candidates[0].face_up
+            ):
+                # Longer than two river rows side by side, or face-down tiles (a dead wall) in
+                # it: seen from low down, the rows above the hand (river, indicators, walls) run
+                # together and indicators hide among them.
+                warnings.append(
+                    GroupingWarning(
+                        "possible_indicators",
+                        "the tiles above the hand run together (a low view): dora indicators "
+                        "among them cannot be told from discards",
+                        candidates[0].face_up,
+                    )
+                )
+            return None, [], warnings
+        # Of runs side by side at the nearest height, the dora are the left one.
+        first = candidates[0]
+        level = [
+            r
+            for r in candidates
+            if r is first
+            or (
+                abs(r.height - first.height) < 0.3
+                and not is_river(r)
+                # beside it, not over the same stretch (a run just above is ura, not dora)
+                and (r.start > first.end + 0.5 or r.end < first.start - 0.5)
+            )
+        ]
+        dora = min(level, key=lambda r: r.start)
+        return dora, level, warnings
+
+    def level_of(first: _Run) -> list[_Run]:
+        """Runs beside ``first`` at its height (as the rules gather them)."""
+        return [
+            r
+            for r in runs
+            if r is first
+            or (
+                r.face_up
+                and abs(r.height - first.height) < 0.3
+                and r.height <= settings.INDICATOR_REACH
+                and not is_river(r)
+                and (r.start > first.end + 0.5 or r.end < first.start - 0.5)
+            )
+        ]
+
+    def rescored(
+        pool: list[_Run], scores: np.ndarray, dora: _Run | None, warnings: list[GroupingWarning]
+    ) -> tuple[_Run | None, list[GroupingWarning]]:
+        """The scorer's second opinion on the rules' dora (None: no dora)."""
+        options: list[_Run | None] = [*pool, None]
+        full = np.append(scores, 0.0)
+        rule = next((k for k, r in enumerate(pool) if r is dora), len(pool))
+        best = int(np.argmax(full))
+        if best != rule and full[best] - full[rule] >= settings.SCORER_OVERRIDE:
+            new = options[best]
+            taken = set(new.face_up) if new is not None else set()
+            # the rules' notes that these tiles are not indicators no longer hold
+            warnings = [
+                w
+                for w in warnings
+                if not (w.code == "possible_indicators" and set(w.detections) <= taken)
+            ]
+            warnings.append(
+                GroupingWarning(
+                    "possible_indicators",
+                    "the layout rules and the learned indicator scorer read the dora indicators "
+                    "differently; the scorer's reading, clearly ahead, is taken",
+                    tuple(i for r in (dora, new) if r is not None for i in r.face_up),
+                )
+            )
+            return new, warnings
+        second = max((k for k in range(len(options)) if k != rule), key=lambda k: full[k])
+        if full[rule] - full[second] < settings.SCORER_DOUBT:
+            named = tuple(i for k in (rule, second) if options[k] for i in options[k].face_up)
+            if named:
+                warnings.append(
+                    GroupingWarning(
+                        "possible_indicators",
+                        "the learned indicator scorer finds another reading of the dora "
+                        "indicators nearly as likely",
+                        named,
+                    )
+                )
+        return dora, warnings
+
+    dora, level, warnings = rule_dora()
+    pool = [r for r in runs if 0 < len(r.face_up) <= settings.MAX_INDICATORS]
+    trace = TRACE.get()
+    if pool and (trace is not None or settings.SCORER_OVERRIDE > 0):
+        shape = shapes()
+        table = np.array([features(r, dora, shape) for r in pool])
+        if trace is not None:
+            trace.append(Candidates(geo.members, tuple(up), ura_allowed, pool, table, dora))
+        if settings.SCORER_OVERRIDE > 0:
+            ruled = dora
+            dora, warnings = rescored(pool, indicator_scorer.run_scores(table), dora, warnings)
+            if dora is not ruled and dora is not None:
+                level = level_of(dora)
+    if dora is None:
         return [], warnings
-    # Of runs side by side at the nearest height, the dora are the left one.
-    first = candidates[0]
-    level = [
-        r
-        for r in candidates
-        if r is first
-        or (
-            abs(r.height - first.height) < 0.3
-            and not is_river(r)
-            # beside it, not over the same stretch (a run just above is ura, not dora)
-            and (r.start > first.end + 0.5 or r.end < first.start - 0.5)
-        )
-    ]
-    dora = min(level, key=lambda r: r.start)
     if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
         warnings.append(
             GroupingWarning(

@@ -1,0 +1,205 @@
+"""Training the indicator scorer (:mod:`vision.grouping.indicator_scorer`) on generated scenes.
+
+    .venv/bin/python -m vision.grouping.scorer_training --seeds 550001-550010 \\
+        --cache /work/scratch/g12-ind/cache --out vision/grouping/indicator_scorer.json
+
+Seeds: never those that tune the rules (770001-770008) or report the grouping (880002,
+990001, the held-out set). Each scene (500 a seed, rendered once and kept as truth JSON in
+``--cache``, outside git) is grouped from its true boxes with the scorer off; the reading
+that gives the final hand row, read the right way up, lists the candidate runs above the hand
+with their measurements (:data:`~vision.grouping.indicator_scorer.FEATURES`). The label is the
+run holding exactly the true dora indicators, or "no dora" when the scene has none; scenes
+whose dora no run holds alone (merged with other tiles, split) teach nothing and are left out.
+The network, one hidden layer of tanh units plus a linear part, scores each run; a softmax
+over the runs and "no dora" (score 0) is fitted by full-batch Adam with an L2 penalty, from a
+fixed seed, so the same scenes give the same weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.grouping import indicators, settings
+from vision.grouping.indicator_scorer import FEATURES, WEIGHTS
+from vision.grouping.values import Detection
+from vision.rows import centres_of
+
+Example = tuple[np.ndarray, int]
+
+
+def detections_of(truth: dict[str, Any]) -> list[Detection]:
+    """A scene's labelled tiles as detections (as ``benchmarks/bench_grouping.py`` makes them)."""
+    return [
+        Detection("x" if t["class"] == "back" else t["class"], tuple(map(float, t["box"])), 1.0)
+        for t in truth["tiles"]
+        if t["labelled"]
+    ]
+
+
+def example_of(truth: dict[str, Any]) -> Example | None:
+    """The candidate runs' measurements and the index of the right option (``len(table)``:
+    no dora), or None when the scene teaches nothing.
+
+    >>> example_of({"tiles": [], "hand": {}, "hand_fully_visible": False}) is None
+    True
+    """
+    from vision.grouping import group_detections  # the package imports this module's siblings
+
+    if not truth.get("hand_fully_visible", True):
+        return None
+    labelled = [t for t in truth["tiles"] if t["labelled"]]
+    roles = [t["role"] for t in labelled]
+    hand = truth["hand"]
+    if roles.count("dora") != len(hand["dora_indicators"]) or roles.count("ura") != len(
+        hand["ura_indicators"]
+    ):
+        return None  # an indicator not seen
+    dets = detections_of(truth)
+    trace: list[indicators.Candidates] = []
+    token = indicators.TRACE.set(trace)
+    saved = settings.SCORER_OVERRIDE
+    settings.SCORER_OVERRIDE = 0.0
+    try:
+        result = group_detections(dets, width=truth["width"], height=truth["height"])
+    finally:
+        settings.SCORER_OVERRIDE = saved
+        indicators.TRACE.reset(token)
+    best = result.best
+    if best is None or len(best.order) < 2:
+        return None
+    members = [t.det for t in best.order]
+    first, last = centres_of(np.array([dets[members[0]].box, dets[members[-1]].box]))
+    along = (last - first) / (np.linalg.norm(last - first) or 1.0)
+    up = np.array([along[1], -along[0]])  # the reading direction's up (see _runs_above)
+    found = next(
+        (
+            c
+            for c in trace
+            if c.ura_allowed and set(c.members) == set(members) and float(np.dot(c.up, up)) > 0.5
+        ),
+        None,
+    )
+    if found is None:
+        return None
+    dora = {i for i, r in enumerate(roles) if r == "dora"}
+    if not dora:
+        return found.table, len(found.pool)
+    right = [k for k, run in enumerate(found.pool) if set(run.face_up) == dora]
+    return (found.table, right[0]) if right else None
+
+
+def fit(
+    examples: list[Example], *, hidden: int = 8, l2: float = 1e-4, epochs: int = 1500, seed: int = 0
+) -> dict[str, Any]:
+    """The network's weights fitted to ``examples`` (softmax over each example's runs and
+    "no dora" at 0), with the final training loss.
+
+    >>> table = np.zeros((2, len(FEATURES))); table[:, 0] = 1; table[0, 1] = 1
+    >>> w = fit([(table, 0)] * 4, hidden=2, epochs=200)
+    >>> bool(w["loss"] < 0.1)
+    True
+    """
+    rng = np.random.default_rng(seed)
+    n_feat = len(FEATURES)
+    k_max = max(len(t) for t, _ in examples)
+    n = len(examples)
+    x = np.zeros((n, k_max, n_feat))
+    mask = np.zeros((n, k_max + 1), dtype=bool)
+    target = np.zeros(n, dtype=int)
+    for i, (table, right) in enumerate(examples):
+        x[i, : len(table)] = table
+        mask[i, : len(table)] = True
+        mask[i, k_max] = True
+        target[i] = right if right < len(table) else k_max
+    params = {
+        "W": rng.normal(0.0, 0.3, (n_feat, hidden)),
+        "b": np.zeros(hidden),
+        "v": rng.normal(0.0, 0.3, hidden),
+        "w": np.zeros(n_feat),
+    }
+    m1 = {k: np.zeros_like(p) for k, p in params.items()}
+    m2 = {k: np.zeros_like(p) for k, p in params.items()}
+    rows = np.arange(n)
+    loss = 0.0
+    for step in range(1, epochs + 1):
+        act = np.tanh(x @ params["W"] + params["b"])
+        s = np.concatenate([act @ params["v"] + x @ params["w"], np.zeros((n, 1))], axis=1)
+        s = np.where(mask, s, -np.inf)
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(axis=1, keepdims=True)
+        loss = float(-np.log(p[rows, target] + 1e-12).mean())
+        g = p.copy()
+        g[rows, target] -= 1
+        g = g[:, :k_max] / n
+        dz = g[:, :, None] * params["v"] * (1 - act**2)
+        grads = {
+            "w": np.einsum("nk,nkf->f", g, x),
+            "v": np.einsum("nk,nkh->h", g, act),
+            "W": np.einsum("nkf,nkh->fh", x, dz),
+            "b": dz.sum(axis=(0, 1)),
+        }
+        for k in params:
+            grad = grads[k] + (2 * l2 * params[k] if k != "b" else 0.0)
+            m1[k] = 0.9 * m1[k] + 0.1 * grad
+            m2[k] = 0.999 * m2[k] + 0.001 * grad**2
+            params[k] -= (
+                0.05 * (m1[k] / (1 - 0.9**step)) / (np.sqrt(m2[k] / (1 - 0.999**step)) + 1e-8)
+            )
+    return {k: v.round(6).tolist() for k, v in params.items()} | {"loss": loss}
+
+
+def _scenes(seeds: Iterable[int], n: int, cache: Path) -> Iterator[dict[str, Any]]:
+    from datasets.art import load_styles
+    from datasets.synth import render_sample
+
+    styles = None
+    for seed in seeds:
+        folder = cache / f"s{seed}_960"
+        folder.mkdir(parents=True, exist_ok=True)
+        for index in range(n):
+            path = folder / f"synth_s{seed}_{index:06d}.json"
+            if not path.exists():
+                styles = styles or load_styles(None)
+                path.write_text(json.dumps(render_sample(seed, index, (960, 960), styles).truth))
+            yield json.loads(path.read_text())
+
+
+def _seed_range(text: str) -> list[int]:
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", default="550001-550010", help="generator seeds, a-b")
+    parser.add_argument("--n", type=int, default=500, help="scenes a seed")
+    parser.add_argument("--cache", required=True, help="truth JSON kept here (outside git)")
+    parser.add_argument("--hidden", type=int, default=8)
+    parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--out", default=str(WEIGHTS))
+    args = parser.parse_args(argv)
+    seeds = _seed_range(args.seeds)
+    examples = [e for t in _scenes(seeds, args.n, Path(args.cache)) if (e := example_of(t))]
+    weights = fit(examples, hidden=args.hidden, l2=args.l2)
+    weights = {
+        "features": list(FEATURES),
+        "trained": f"{datetime.now(UTC):%Y-%m-%d}: vision.grouping.scorer_training --seeds "
+        f"{args.seeds} --n {args.n} --hidden {args.hidden} --l2 {args.l2}; {len(examples)} "
+        f"scenes, loss {weights['loss']:.4f}",
+        **weights,
+    }
+    Path(args.out).write_text(json.dumps(weights, indent=1) + "\n")
+    print(weights["trained"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
