@@ -13,6 +13,7 @@ the classifier decides what each is (or that it is none) and the final confidenc
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -97,7 +98,7 @@ def detect_tiles(
     class the classifier doubts is still a tile; :mod:`vision.recovery` uses them).
     """
     if hires is not None:
-        hires = _once(hires)
+        hires = functools.cache(hires)  # a full decode of a 12 MP JPEG costs ~100 ms
     if classifier is None:
         return _detect(image, detector, conf=conf, iou=iou, zoom=zoom, hires=hires)
     dets, zoomed = _detect(
@@ -112,18 +113,6 @@ def detect_tiles(
         factor = source.shape[1] / image.shape[1]
     named = classifier.relabel(source, dets.scaled(factor, factor)).scaled(1 / factor, 1 / factor)
     return (named if keep_unsure else named[named.confidence >= conf]), zoomed
-
-
-def _once(make: Callable[[], np.ndarray]) -> Callable[[], np.ndarray]:
-    """``make`` called at most once (a full decode of a 12 MP JPEG costs ~100 ms)."""
-    made: list[np.ndarray] = []
-
-    def get() -> np.ndarray:
-        if not made:
-            made.append(make())
-        return made[0]
-
-    return get
 
 
 def _detect(

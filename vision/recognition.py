@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -40,14 +41,7 @@ def hires_photo(image: bytes) -> Callable[[], Photo]:
     """The photo decoded at :data:`HIRES_LONG_SIDE`, decoded when first asked for and only
     once (the zoomed pass, the classifier's crops of small tiles and the recovery of a
     missing tile read it; a 12 MP JPEG's fuller decode costs ~100 ms)."""
-    made: list[Photo] = []
-
-    def get() -> Photo:
-        if not made:
-            made.append(decode_image(image, long_side=HIRES_LONG_SIDE))
-        return made[0]
-
-    return get
+    return functools.cache(lambda: decode_image(image, long_side=HIRES_LONG_SIDE))
 
 
 def detect_photo(
