@@ -69,6 +69,16 @@ def _median(values: np.ndarray) -> float:
     return float(np.median(values))
 
 
+def _over(a: _Run, b: _Run) -> bool:
+    """``a`` lies over ``b``'s stretch along the hand (half a tile's slack either end)."""
+    return a.start < b.end + 0.5 and a.end > b.start - 0.5
+
+
+def _apart(a: _Run, b: _Run) -> bool:
+    """``a`` lies beside ``b`` along the hand, clear of its stretch by half a tile."""
+    return a.start > b.end + 0.5 or a.end < b.start - 0.5
+
+
 def _runs_above(
     geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
 ) -> list[_Run]:
@@ -195,12 +205,7 @@ def _indicator_bands(
     def row_above(run: _Run) -> _Run | None:
         """The nearest face-up run above ``run``, over its stretch, starting where it starts."""
         above = [
-            o
-            for o in runs
-            if o.face_up
-            and 0.1 < o.height - run.height < 1.4
-            and o.start < run.end + 0.5
-            and o.end > run.start - 0.5
+            o for o in runs if o.face_up and 0.1 < o.height - run.height < 1.4 and _over(o, run)
         ]
         if not above:
             return None
@@ -243,10 +248,7 @@ def _indicator_bands(
 
     def behind_wall(run: _Run) -> bool:
         return not _dead_wall(run) and any(
-            w.height < run.height - settings.WALL_RISE
-            and w.start < run.end + 0.5
-            and w.end > run.start - 0.5
-            for w in walls
+            w.height < run.height - settings.WALL_RISE and _over(w, run) for w in walls
         )
 
     def close(a: _Run, b: _Run) -> bool:
@@ -255,8 +257,7 @@ def _indicator_bands(
         # row's centres lie a whole row step further). As many tiles starting together
         # aside: ura on their dora, seen from low down.
         return (
-            a.start < b.end + 0.5
-            and a.end > b.start - 0.5
+            _over(a, b)
             and abs(a.rise_px - b.rise_px) < settings.CROWD_RISE * (a.depth_px + b.depth_px) / 2
             and not (
                 len(a.face_up) == len(b.face_up) and abs(a.start - b.start) < settings.URA_ALIGN
@@ -271,9 +272,6 @@ def _indicator_bands(
     face_up_total = sum(len(o.face_up) for o in face_up_runs)
     span = geo.positions * float(np.sign(np.array([-up[1], up[0]]) @ np.array(geo.direction)))
     span_lo, span_hi = float(span.min() / geo.unit), float(span.max() / geo.unit)
-
-    def over(a: _Run, b: _Run) -> bool:
-        return a.start < b.end + 0.5 and a.end > b.start - 0.5
 
     def shapes() -> dict[int, float]:
         """Each face-up tile's shape (along over across, log) against the others': a discard
@@ -291,7 +289,7 @@ def _indicator_bands(
         them (plain floats: this runs for every candidate of every reading)."""
         n = len(run.face_up)
         big = settings.MAX_INDICATORS
-        ups = [o for o in face_up_runs if o is not run and over(o, run)]
+        ups = [o for o in face_up_runs if o is not run and _over(o, run)]
         below = [o for o in ups if o.height < run.height - 0.1]
         above = [o for o in ups if o.height > run.height + 0.1]
         nxt = min(above, key=lambda o: o.height) if above else None
@@ -302,7 +300,7 @@ def _indicator_bands(
             for o in face_up_runs
             if o is not run
             and abs(o.height - run.height) < 0.3
-            and not over(o, run)
+            and not _over(o, run)
             and abs(o.start - run.start) < 12
         ]
         rise_up = (nxt.rise_px - run.rise_px) / depth if nxt else 6.0
@@ -330,7 +328,7 @@ def _indicator_bands(
             float(crowded(run)),
             float(bool(below)),
             min(len(below), 3) / 3,
-            float(any(not w.face_up and w.height < run.height and over(w, run) for w in runs)),
+            float(any(not w.face_up and w.height < run.height and _over(w, run) for w in runs)),
             float(any(o.end < run.start for o in level)),
             float(any(o.start > run.end for o in level)),
             float(any(len(o.face_up) > big for o in level)),
@@ -348,6 +346,11 @@ def _indicator_bands(
             math.log1p(face_up_total) / 5,
             float(any(len(o.face_up) > big for o in face_up_runs)),
         ]
+
+    def level_with(r: _Run, first: _Run) -> bool:
+        """``r`` lies level with ``first`` and beside it, not over the same stretch (a run
+        just above is ura, not dora), and is no river: a run the dora may be read among."""
+        return abs(r.height - first.height) < 0.3 and not is_river(r) and _apart(r, first)
 
     def rule_dora() -> tuple[_Run | None, list[_Run], list[GroupingWarning]]:
         """The dora as the rules read them (None: none), the runs level with them, and
@@ -464,17 +467,7 @@ def _indicator_bands(
             return None, [], warnings
         # Of runs side by side at the nearest height, the dora are the left one.
         first = candidates[0]
-        level = [
-            r
-            for r in candidates
-            if r is first
-            or (
-                abs(r.height - first.height) < 0.3
-                and not is_river(r)
-                # beside it, not over the same stretch (a run just above is ura, not dora)
-                and (r.start > first.end + 0.5 or r.end < first.start - 0.5)
-            )
-        ]
+        level = [r for r in candidates if r is first or level_with(r, first)]
         dora = min(level, key=lambda r: r.start)
         return dora, level, warnings
 
@@ -484,13 +477,7 @@ def _indicator_bands(
             r
             for r in runs
             if r is first
-            or (
-                r.face_up
-                and abs(r.height - first.height) < 0.3
-                and r.height <= settings.INDICATOR_REACH
-                and not is_river(r)
-                and (r.start > first.end + 0.5 or r.end < first.start - 0.5)
-            )
+            or (r.face_up and r.height <= settings.INDICATOR_REACH and level_with(r, first))
         ]
 
     def rescored(
@@ -579,8 +566,7 @@ def _indicator_bands(
             and o is not dora
             and o.face_up
             and abs(o.height - run.height) < settings.COLUMN_RISE
-            and o.start < run.end + 0.5
-            and o.end > run.start - 0.5
+            and _over(o, run)
             for o in runs
         )
 
