@@ -4,10 +4,14 @@ Every error a user can cause is an :class:`AgariError` with a stable ``code`` (u
 CLI's JSON output and the HTTP API) and a message that quotes the bad input. Scoring, vision
 and the web app all raise these; nothing returns error strings. ``AgariError`` subclasses
 ``ValueError`` so callers that only know the standard library still catch it.
+
+:func:`parse_json` is the one place a user's JSON text becomes a value: every way it can
+fail is the same ``bad_json`` error, for the web app, the CLI and vision alike.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -83,3 +87,37 @@ class ModelError(AgariError):
 
     code = "bad_model"
     http_status = 500
+
+
+def parse_json(text: str | bytes, *, what: str) -> Any:
+    """The value of a user's JSON ``text``, or :class:`RequestError` ``bad_json`` whose
+    message says ``what`` was not valid JSON and why.
+
+    ``json.loads`` fails three ways: bad syntax (``JSONDecodeError``), bytes that are not
+    UTF-8 (``UnicodeDecodeError``) and arrays or objects nested deeper than the parser
+    goes (``RecursionError`` on ``"[[[[..."``); each is the user's bad input, never a 500.
+
+    >>> parse_json('{"honba": 1}', what="the body")
+    {'honba': 1}
+    >>> parse_json('{"honba": ', what="the line")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.RequestError: the line is not valid JSON: Expecting value (column 11)
+    >>> parse_json("[" * 100_000, what="the body")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.RequestError: the body is not valid JSON: nested too deeply
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        # A one-line text (a JSON Lines request, a form field) needs only the column.
+        where = (
+            f"line {exc.lineno}, column {exc.colno}" if exc.lineno > 1 else f"column {exc.colno}"
+        )
+        reason = f"{exc.msg} ({where})"
+    except UnicodeDecodeError:
+        reason = "not UTF-8"
+    except RecursionError:
+        reason = "nested too deeply"
+    raise RequestError(f"{what} is not valid JSON: {reason}", code="bad_json")

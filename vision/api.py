@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
-from scoring.errors import AgariError, RequestError
+from scoring.errors import AgariError, RequestError, parse_json
 
 if TYPE_CHECKING:
     from vision.pipeline import TileDetector
@@ -97,14 +96,7 @@ def context_from_json(text: str | None, *, what: str = "context") -> dict[str, A
     object, or None when empty. ``what`` names where it came from in the error."""
     if text is None or not text.strip():
         return None
-    try:
-        context = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RequestError(f"{what} is not valid JSON: {exc.msg}", code="bad_json") from None
-    except RecursionError:  # "[[[[...": nested deeper than the parser goes
-        raise RequestError(
-            f"{what} is not valid JSON: nested too deeply", code="bad_json"
-        ) from None
+    context = parse_json(text, what=what)
     if not isinstance(context, dict):
         raise RequestError(f"{what} must be a JSON object of score request fields")
     return context

@@ -7,14 +7,13 @@ raised as :class:`AgariError` and answered by :mod:`webapp.errors`.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request
 
 import scoring.api
 import vision.api
-from scoring.errors import AgariError, RequestError
+from scoring.errors import AgariError, RequestError, parse_json
 from scoring.ruleset import list_rulesets, load_ruleset
 from webapp.images import check_image
 from webapp.openapi import openapi_document
@@ -24,19 +23,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 def json_body() -> dict[str, Any]:
     """The request body as a JSON object, whatever the declared content type."""
-    raw = request.get_data(cache=True)
-    try:
-        body = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        # RecursionError: arrays or objects nested deeper than the parser goes ("[[[[...").
-        message = (
-            exc.msg
-            if isinstance(exc, json.JSONDecodeError)
-            else "not UTF-8"
-            if isinstance(exc, UnicodeDecodeError)
-            else "nested too deeply"
-        )
-        raise RequestError(f"the body is not valid JSON: {message}", code="bad_json") from None
+    body = parse_json(request.get_data(cache=True), what="the body")
     if not isinstance(body, dict):
         raise RequestError(
             f"the body must be a JSON object, not {type(body).__name__}", code="bad_request"

@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from scoring.errors import AgariError, RequestError
+from scoring.errors import AgariError, RequestError, parse_json
 from webapp.ledger import cli as ledger_cli
 
 EXIT_OK = 0
@@ -36,20 +36,10 @@ def run_json_lines(handler: Handler, lines: Iterable[str], out: TextIO) -> int:
         if not raw.strip():
             continue
         try:
-            request = json.loads(raw)
+            request = parse_json(raw, what="the line")
             if not isinstance(request, dict):
                 raise RequestError("each line must be a JSON object", code="bad_request")
             response = handler(request)
-        except json.JSONDecodeError as exc:
-            response = _error_line(
-                RequestError(f"not valid JSON: {exc.msg} (column {exc.colno})", code="bad_json")
-            )
-            status = EXIT_USER_ERROR
-        except RecursionError:  # "[[[[...": nested deeper than the parser goes
-            response = _error_line(
-                RequestError("not valid JSON: nested too deeply", code="bad_json")
-            )
-            status = EXIT_USER_ERROR
         except AgariError as exc:
             response = _error_line(exc)
             status = EXIT_USER_ERROR
@@ -144,8 +134,8 @@ def cmd_game(args: argparse.Namespace) -> int:
 
     text = sys.stdin.read()
     try:  # one game as a (possibly pretty-printed) JSON document ...
-        request = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):  # ... or several games, one JSON object per line
+        request = parse_json(text, what="the game")
+    except RequestError:  # ... or several games, one JSON object per line
         return run_json_lines(replay_game, text.splitlines(), sys.stdout)
     if args.json:
         return run_json_lines(replay_game, [json.dumps(request)], sys.stdout)
@@ -267,8 +257,8 @@ def cmd_group(args: argparse.Namespace) -> int:
 
     text = sys.stdin.read()
     try:
-        request = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        request = parse_json(text, what="the group request")
+    except RequestError:
         return run_json_lines(group, text.splitlines(), sys.stdout)  # one request per line
     status = run_json_lines(group, [json.dumps(request)], sys.stdout)
     if not args.json:

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from scoring.errors import AgariError, RequestError
+from scoring.errors import AgariError, RequestError, parse_json
 from scoring.ruleset import resolve_ruleset
 from webapp.errors import status_of
 from webapp.ledger import repository as repo
@@ -83,10 +83,7 @@ def _json_object() -> dict[str, Any]:
         exc = RequestError(f"the body is over {MAX_ENTRY_BYTES} bytes", code="too_large")
         exc.http_status = 413
         raise exc
-    try:
-        body = json.loads(request.get_data(cache=True) or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # also "[[[[..."
-        raise RequestError("the body is not valid JSON", code="bad_json") from None
+    body = parse_json(request.get_data(cache=True) or b"null", what="the body")
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object", code="bad_request")
     return body
