@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import AgariError, RequestError
+from scoring.limits import MAX_POINTS, check_range
 from scoring.ruleset import Ruleset, resolve_ruleset
 from scoring.standings import SEATS, Standing, final_standings, placement_order
 
@@ -159,6 +160,13 @@ def _seats(value: Any, what: str, number: int, label: str) -> list[str]:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _points_in_range(values: list[int], what: str, number: int, label: str, low: int) -> None:
+    """A typed points figure within :data:`~scoring.limits.MAX_POINTS` (``out_of_range``
+    naming the hand): a ledger would store 10**30 and show it rounded to clients."""
+    for v in values:
+        check_range(v, f"hand {number} ({label}): {what}", low, MAX_POINTS, hand=number)
 
 
 def replay(
@@ -501,6 +509,7 @@ def _points_deltas(
     if discarder is not None:
         if not (_is_int(points) and points > 0):
             raise _illegal(number, label, f"a ron's points must be a positive integer: {points!r}")
+        _points_in_range([points], "a ron's points", number, label, 1)
         pay = points + rs.honba_value * honba
         d[discarder] -= pay
         d[winner] += pay
@@ -515,6 +524,7 @@ def _points_deltas(
                 label,
                 f"a dealer tsumo's points are what each pays (one integer): {points!r}",
             )
+        _points_in_range([points], "a dealer tsumo's points", number, label, 1)
         for s in SEATS:
             if s != winner:
                 d[s] -= points + each_honba
@@ -528,6 +538,7 @@ def _points_deltas(
             label,
             f"a non-dealer tsumo's points are [non-dealer pays, dealer pays]: {points!r}",
         )
+    _points_in_range(points, "a non-dealer tsumo's points", number, label, 1)
     for s in SEATS:
         if s != winner:
             pay = (points[1] if s == state.dealer else points[0]) + each_honba
@@ -545,6 +556,7 @@ def _checked_deltas(deltas: Any, number: int, label: str) -> dict[str, int]:
         raise _illegal(
             number, label, f"'deltas' must give an integer for each of E S W N: {deltas!r}"
         )
+    _points_in_range([deltas[s] for s in SEATS], "a delta", number, label, -MAX_POINTS)
     return {s: int(deltas[s]) for s in SEATS}
 
 

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from scoring.errors import InvalidHandError, NotationError, RequestError
 from scoring.hand import Meld
+from scoring.limits import MAX_COUNTER, check_range
 from scoring.notation import format_tiles, parse_tiles
 from scoring.ruleset import Ruleset, resolve_ruleset
 from scoring.tiles import NUM_KINDS, SUITS, WIND_LETTERS, Tile
@@ -155,7 +156,7 @@ def _seat(value: Any, name: str, *, optional: bool) -> Any:
 def _count(value: Any, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise RequestError(f"{name} must be a whole number >= 0, not {value!r}", code="bad_count")
-    return value
+    return check_range(value, name, 0, MAX_COUNTER)  # honba 10**30 is not a table
 
 
 def _tiles(value: Any, name: str) -> tuple[Tile, ...]:

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.errors import RequestError
+from scoring.limits import MAX_COUNTER, MAX_POINTS, check_range
 from scoring.ruleset import Ruleset, resolve_ruleset
 
 SEATS: tuple[str, ...] = ("E", "S", "W", "N")
@@ -191,6 +192,7 @@ def _seat_counts(request: dict[str, Any], key: str) -> dict[str, int]:
             raise RequestError(f"{key}: unknown seat {seat!r} (seats are E S W N)")
         if not (isinstance(count, int) and not isinstance(count, bool) and count >= 0):
             raise RequestError(f"{key}[{seat!r}] must be a count (0 or more), not {count!r}")
+        check_range(count, f"{key}[{seat!r}]", 0, MAX_COUNTER)
     return dict(value)
 
 
@@ -216,9 +218,11 @@ def standings_request(request: dict[str, Any]) -> dict[str, Any]:
     for seat, value in scores.items():
         if not isinstance(value, int) or isinstance(value, bool):
             raise RequestError(f"final_scores[{seat!r}] must be an integer, not {value!r}")
+        check_range(value, f"final_scores[{seat!r}]", -MAX_POINTS, MAX_POINTS)
     sticks = request.get("riichi_sticks_left", 0)
     if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 0:
         raise RequestError(f"riichi_sticks_left must be a count (0 or more), not {sticks!r}")
+    check_range(sticks, "riichi_sticks_left", 0, MAX_COUNTER)
     chombo = _seat_counts(request, "chombo")
     deliberate = _seat_counts(request, "deliberate_chombo")
     for seat, count in deliberate.items():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from scoring.limits import MAX_COUNTER, MAX_POINTS
 from scoring.request import FLAGS as REQUEST_FLAGS
 from webapp.ledger.openapi import LEDGER_SCHEMAS, SECURITY_SCHEMES, ledger_paths
 
@@ -20,6 +21,10 @@ DELTAS = {
     "properties": {s: {"type": "integer"} for s in "ESWN"},
     "required": list("ESWN"),
 }
+#: Honba, riichi sticks, chombo; and a points figure (scoring.limits: past these, out_of_range).
+COUNTER = {"type": "integer", "minimum": 0, "maximum": MAX_COUNTER}
+POINTS = {"type": "integer", "minimum": -MAX_POINTS, "maximum": MAX_POINTS}
+POINTS_BY_SEAT = {**DELTAS, "properties": dict.fromkeys("ESWN", POINTS)}
 #: The flags the scoring engine accepts (CONTRACT.md's, plus ``nagashi_mangan``).
 FLAGS = list(REQUEST_FLAGS)
 
@@ -78,8 +83,8 @@ SCHEMAS: dict[str, Any] = {
             "dora_indicators": {"type": "array", "items": TILE},
             "ura_indicators": {"type": "array", "items": TILE},
             "flags": {"type": "array", "items": {"type": "string", "enum": FLAGS}},
-            "honba": {"type": "integer", "minimum": 0},
-            "riichi_sticks": {"type": "integer", "minimum": 0},
+            "honba": COUNTER,
+            "riichi_sticks": COUNTER,
             "pao": {"oneOf": [SEAT, {"type": "null"}]},
         },
         "required": ["closed", "win_tile", "win"],
@@ -142,8 +147,8 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "properties": {
             "ruleset": _ref("Ruleset"),
-            "honba": {"type": "integer"},
-            "riichi_sticks": {"type": "integer"},
+            "honba": COUNTER,
+            "riichi_sticks": COUNTER,
             "discarder": SEAT,
             "wins": {"type": "array", "items": _ref("ScoreRequest")},
         },
@@ -216,9 +221,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "properties": {
             "ruleset": _ref("Ruleset"),
-            "final_scores": DELTAS,
-            "riichi_sticks_left": {"type": "integer"},
-            "chombo": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "final_scores": POINTS_BY_SEAT,
+            "riichi_sticks_left": COUNTER,
+            "chombo": {"type": "object", "additionalProperties": COUNTER},
         },
         "required": ["final_scores"],
     },

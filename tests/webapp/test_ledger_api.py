@@ -127,6 +127,23 @@ def test_a_token_in_the_url_is_refused(client: FlaskClient) -> None:
     assert client.get(f"/api/v1/tables/{tid}").get_json()["entries"] == []
 
 
+def test_points_past_any_game_are_refused_and_change_nothing(client: FlaskClient) -> None:
+    # 10**30 was stored and shown to JavaScript clients as 1e30 (precision lost past 2**53).
+    tid, token = _create(client)
+    before = client.get(f"/api/v1/tables/{tid}")
+    for bad in (
+        {"result": "win", "winner": "S", "from": "W", "points": 10**30},
+        {"result": "win", "winner": "S", "deltas": {"E": 0, "S": 10**30, "W": -(10**30), "N": 0}},
+    ):
+        resp = client.post(f"/api/v1/tables/{tid}/entries", json=bad, headers=_auth(token))
+        error = resp.get_json()["error"]
+        assert (resp.status_code, error["code"]) == (400, "out_of_range"), error
+        assert error["details"] == {"hand": 1}
+    after = client.get(f"/api/v1/tables/{tid}")
+    assert after.headers["ETag"] == before.headers["ETag"] == '"r0"'
+    assert after.get_json()["entries"] == []
+
+
 def test_the_token_as_a_form_field_works(client: FlaskClient) -> None:
     tid, token = _create(client)
     resp = client.post(f"/api/v1/tables/{tid}/token-check", data={"token": token})

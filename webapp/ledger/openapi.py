@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.limits import MAX_POINTS
+
 _SEAT = {"type": "string", "enum": ["E", "S", "W", "N"]}
+#: A typed payment: past scoring.limits.MAX_POINTS the replay answers out_of_range.
+_POINTS = {"type": "integer", "minimum": 1, "maximum": MAX_POINTS}
 _AUTH = (
     "Needs the table's token as `Authorization: Bearer TOKEN` (never in the URL). "
     'Optional `If-Match: "rN"` (the ETag of the last GET) refuses the write with 412 '
@@ -60,8 +64,8 @@ LEDGER_SCHEMAS: dict[str, Any] = {
             "from": _SEAT,
             "points": {
                 "oneOf": [
-                    {"type": "integer"},
-                    {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+                    _POINTS,
+                    {"type": "array", "items": _POINTS, "minItems": 2, "maxItems": 2},
                 ],
                 "description": "ron: what the discarder pays; dealer tsumo: what each pays; "
                 "non-dealer tsumo: [non-dealer pays, dealer pays]; honba added by the table",
