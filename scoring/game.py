@@ -418,6 +418,7 @@ def _win(
     order = sorted(range(len(wins)), key=lambda i: (SEATS.index(winners[i]) - start) % 4)
     pot = state.pot
     paid: dict[str, int] = dict.fromkeys(SEATS, 0)
+    scored: dict[int, dict[str, Any]] = {}  # the score requests as scored, by win
     for rank, i in enumerate(order):
         w, winner = wins[i], winners[i]
         with_counters = rank == 0 or rs.multi_ron_honba_each
@@ -434,7 +435,7 @@ def _win(
         elif given[0] == "deltas":
             d = _checked_deltas(w["deltas"], number, label)
         else:
-            d = _request_deltas(
+            d, scored[i] = _request_deltas(
                 rs,
                 state,
                 winner,
@@ -448,6 +449,10 @@ def _win(
             )
         for s in SEATS:
             paid[s] += d[s]
+    if len(scored) > 1:
+        _check_one_discard(
+            [scored[i] for i in sorted(scored)], len(scored) < len(wins), number, label
+        )
     total = sum(paid.values())
     first = winners[order[0]]
     if total == 0:
@@ -467,6 +472,23 @@ def _win(
     out.dealer_won = state.dealer in winners
     out.dealer_keeps = out.dealer_won and g.renchan_on_win
     out.counter_up = out.dealer_keeps
+
+
+def _check_one_discard(
+    requests: list[dict[str, Any]], mixed: bool, number: int, label: str
+) -> None:
+    """The wins given as score requests, scored one by one, must also share one discard's
+    table (settle's check, :func:`scoring.request.check_one_discard`): the same win tile,
+    round wind, dora and ura, and no fifth copy across the hands."""
+    from scoring.request import check_one_discard, parse_score_request
+
+    try:
+        check_one_discard([parse_score_request(r) for r in requests])
+    except AgariError as exc:
+        among = " (counting only the wins given as score requests)" if mixed else ""
+        raise type(exc)(
+            f"hand {number} ({label}): {exc.message}{among}", code=exc.code, hand=number
+        ) from exc
 
 
 def _zung_jung_deltas(
@@ -571,8 +593,9 @@ def _request_deltas(
     number: int,
     label: str,
     spec: Any,
-) -> dict[str, int]:
-    """Score a full score request (in this hand's seat winds) and map its deltas back."""
+) -> tuple[dict[str, int], dict[str, Any]]:
+    """Score a full score request (in this hand's seat winds) and map its deltas back; also
+    the request as scored (the hand's table fields filled in)."""
     from scoring import api  # the scoring engine, imported only when a request is given
 
     if not isinstance(request, dict):
@@ -605,7 +628,7 @@ def _request_deltas(
             hand=number,
         ) from exc
     by_wind = _checked_deltas(response.get("deltas"), number, label)
-    return {state.player_at(w): v for w, v in by_wind.items()}
+    return {state.player_at(w): v for w, v in by_wind.items()}, req
 
 
 def _draw(

@@ -389,11 +389,12 @@ def check_context(obj: Any) -> None:
             _count(obj[key], key)
 
 
-def _check_one_discard(wins: list[ScoreRequest]) -> None:
+def check_one_discard(wins: list[ScoreRequest]) -> None:
     """Several rons on one discard share the table: the round, the discarded tile, the dora
     indicators (and the ura, for the riichi winners who turn them over), and one set of
     tiles. Each win alone passes its own checks, so a mismatch is only seen here; scoring it
-    anyway would pay for a table that cannot exist."""
+    anyway would pay for a table that cannot exist. Used by settle and by the game replay's
+    (and so the ledger's) several wins given as score requests."""
     first = wins[0]
 
     def shown(tiles: tuple[Tile, ...]) -> str:  # an order-free MPSZ string, for comparing
@@ -460,7 +461,7 @@ def parse_settle_request(obj: Any) -> SettleRequest:
             "several wins on one hand must all be ron on one discard", code="multi_tsumo"
         )
     if len(wins) > 1:
-        _check_one_discard(wins)
+        check_one_discard(wins)
     return SettleRequest(
         ruleset=ruleset,
         wins=tuple(wins),

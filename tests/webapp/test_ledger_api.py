@@ -366,6 +366,25 @@ def test_a_bad_win_from_a_result_page_is_refused(
     assert client.get(f"/api/v1/tables/{tid}").get_json()["revision"] == 0
 
 
+def test_wins_on_one_discard_that_disagree_about_the_tile_are_refused(
+    client: FlaskClient,
+) -> None:
+    # Two pinfu hands, each a win alone, rons W's discard: one says 5s, the other 8s.
+    south = {"closed": "123m456p789s99p34s", "win_tile": "5s", "seat_wind": "S"}
+    north = {"closed": "234m567p456m99m67s", "win_tile": "8s", "seat_wind": "N"}
+    ron = {"win": "ron", "discarder": "W", "dora_indicators": ["1m"], "ruleset": "tenhou"}
+    tid, token = _create(client, ruleset="tenhou")
+    body = {"requests": [{**south, **ron}, {**north, **ron}]}
+    resp = client.post(f"/api/v1/tables/{tid}/wins", json=body, headers=_auth(token))
+    error = resp.get_json()["error"]
+    assert (resp.status_code, error["code"]) == (422, "inconsistent_wins"), error
+    assert "win_tile '8s' differs" in error["message"]
+    assert client.get(f"/api/v1/tables/{tid}").get_json()["revision"] == 0
+    body["requests"][1]["win_tile"] = "5s"  # the same discard: paid
+    resp = client.post(f"/api/v1/tables/{tid}/wins", json=body, headers=_auth(token))
+    assert resp.status_code == 201, resp.get_json()
+
+
 def test_a_stored_entry_the_replay_refuses_shows_as_an_error(
     app: Flask, client: FlaskClient
 ) -> None:
