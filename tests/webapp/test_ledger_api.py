@@ -193,6 +193,38 @@ def test_if_match_refuses_a_stale_write(client: FlaskClient) -> None:
     assert len(client.get(f"/api/v1/tables/{tid}").get_json()["entries"]) == 1
 
 
+def test_a_weak_etag_in_if_match_never_matches(client: FlaskClient) -> None:
+    """RFC 9110 13.1.1: If-Match compares strongly, so W/"r0" does not match "r0": 412,
+    with its own code (stale_revision would send a client reloading and retrying forever)."""
+    tid, token = _create(client)
+    weak = {**_auth(token), "If-Match": 'W/"r0"'}
+    for resp in (
+        client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=weak),
+        client.post(f"/api/v1/tables/{tid}/wins", json={"request": DEALER_MANGAN}, headers=weak),
+    ):
+        assert (resp.status_code, resp.get_json()["error"]["code"]) == (412, "weak_etag")
+    assert client.get(f"/api/v1/tables/{tid}").headers["ETag"] == '"r0"'  # nothing written
+    client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
+    resp = client.delete(f"/api/v1/tables/{tid}/entries/1", headers={**weak, "If-Match": 'W/"r1"'})
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (412, "weak_etag")
+    strong = {**_auth(token), "If-Match": '"r1"'}
+    assert client.delete(f"/api/v1/tables/{tid}/entries/1", headers=strong).status_code == 200
+
+
+@pytest.mark.parametrize("limit", ["abc", "0", "-5", "1.5", "", "٣"])
+def test_a_bad_limit_is_refused(client: FlaskClient, limit: str) -> None:
+    resp = client.get(f"/api/v1/tables?limit={limit}")
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (400, "bad_limit")
+
+
+def test_limit_lists_that_many_tables(client: FlaskClient) -> None:
+    for _ in range(3):
+        _create(client)
+    assert len(client.get("/api/v1/tables?limit=2").get_json()["tables"]) == 2
+    assert len(client.get("/api/v1/tables?limit=9999").get_json()["tables"]) == 3  # as 500
+    assert len(client.get("/api/v1/tables").get_json()["tables"]) == 3
+
+
 def test_undo_only_the_last_entry(client: FlaskClient) -> None:
     tid, token = _create(client)
     for _ in range(2):

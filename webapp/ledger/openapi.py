@@ -13,7 +13,8 @@ _POINTS = {"type": "integer", "minimum": 1, "maximum": MAX_POINTS}
 _AUTH = (
     "Needs the table's token as `Authorization: Bearer TOKEN` (never in the URL). "
     'Optional `If-Match: "rN"` (the ETag of the last GET) refuses the write with 412 '
-    "if someone else wrote since."
+    'if someone else wrote since (`stale_revision`); a weak `W/"rN"` never matches, as '
+    "If-Match compares strongly (RFC 9110): 412 `weak_etag`."
 )
 
 
@@ -163,9 +164,17 @@ def ledger_paths() -> dict[str, Any]:
             "get": {
                 "summary": "The most recently changed tables",
                 "parameters": [
-                    {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 500}}
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "description": "how many (default 50; more than 500 lists 500)",
+                        "schema": {"type": "integer", "minimum": 1},
+                    }
                 ],
-                "responses": {"200": {"description": "{tables: [...]}"}},
+                "responses": {
+                    "200": {"description": "{tables: [...]}"},
+                    "400": _err("limit is not a whole number from 1 (`bad_limit`)"),
+                },
             },
         },
         "/api/v1/tables/{table_id}": {

@@ -91,7 +91,19 @@ def _json_object() -> dict[str, Any]:
 
 def _if_match() -> int | None:
     """The revision from ``If-Match: "r7"`` (the ETag of the table's GET), if sent."""
-    raw = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
+    header = request.headers.get("If-Match", "").strip()
+    if header.startswith("W/"):
+        # If-Match uses the strong comparison (RFC 9110, 13.1.1): a weak tag matches
+        # nothing, so the write is refused as the RFC says (412). Not stale_revision: a
+        # client that reloads and retries on that would send the same weak tag forever.
+        exc = RequestError(
+            f"If-Match {header!r} is a weak ETag; If-Match compares strongly (RFC 9110), so "
+            'it never matches: send the ETag as the table\'s GET gives it ("r7")',
+            code="weak_etag",
+        )
+        exc.http_status = 412
+        raise exc
+    raw = header.strip('"')
     if not raw or raw == "*":
         return None
     if not (raw.startswith("r") and raw[1:].isdigit()):
@@ -138,9 +150,19 @@ def api_create() -> Any:
     return resp
 
 
+def _limit(raw: str) -> int:
+    """``?limit=N``: a whole number 1 or more; anything else is refused (it was ignored)."""
+    if not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+        raise RequestError(
+            f"limit must be a whole number from 1 (at most 500 are listed), not {raw!r}",
+            code="bad_limit",
+        )
+    return int(raw)
+
+
 @bp.get("/api/v1/tables")
 def api_list() -> Any:
-    limit = min(max(request.args.get("limit", 50, type=int) or 50, 1), 500)
+    limit = min(_limit(request.args.get("limit", "50")), 500)  # more are listed as 500
     return jsonify(
         {
             "tables": [
