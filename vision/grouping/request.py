@@ -17,6 +17,13 @@ _REQUEST_FIELDS = {"width", "height", "detections", "context"}
 
 _DETECTION_FIELDS = {"tile", "box", "confidence", "sideways", "candidates"}
 
+#: A box may reach past the photo's edge (a tile cut by the frame, a detector that does not
+#: clip its boxes), but its centre lies in the photo, give or take this share of the side
+#: (at least :data:`EDGE_SLACK_PX`) for rounding. A box centred outside is not a tile seen
+#: in this photo: coordinates of another image, or swapped width and height.
+EDGE_TOLERANCE = 0.01
+EDGE_SLACK_PX = 2.0
+
 
 def _number(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
@@ -80,8 +87,41 @@ def parse_detection(obj: Any, k: int) -> Detection:
                 code="bad_request",
             )
         name, _ = _tile_name(c["tile"], f"{where}.candidates[{j}].tile")
-        cands.append((name, _number(c.get("confidence", 0.0), f"{where}.candidates[{j}]")))
+        c_conf = _number(c.get("confidence", 0.0), f"{where}.candidates[{j}].confidence")
+        if not 0.0 <= c_conf <= 1.0:
+            raise RequestError(
+                f"{where}.candidates[{j}].confidence {c_conf!r} is outside 0-1",
+                code="bad_request",
+            )
+        cands.append((name, c_conf))
     return Detection(tile, (x1, y1, x2, y2), conf, sideways, tuple(cands))
+
+
+def check_in_photo(det: Detection, k: int, width: float, height: float) -> None:
+    """Refuse (``bad_box``) a box centred outside the ``width`` x ``height`` photo, or
+    larger than it, beyond :data:`EDGE_TOLERANCE`, rather than group it with the rest.
+
+    >>> check_in_photo(Detection("1m", (-20, 0, 20, 40)), 0, 640, 480)  # half cut off
+    >>> check_in_photo(Detection("1m", (700, 0, 740, 40)), 3, 640, 480)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scoring.errors.RequestError: detections[3].box [700, 0, 740, 40] lies outside the 640x480 ...
+    """
+    x1, y1, x2, y2 = det.box
+    slack_x = max(EDGE_SLACK_PX, EDGE_TOLERANCE * width)
+    slack_y = max(EDGE_SLACK_PX, EDGE_TOLERANCE * height)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    box = "[" + ", ".join(f"{v:g}" for v in det.box) + "]"
+    where = f"detections[{k}].box {box}"
+    if not (-slack_x <= cx <= width + slack_x and -slack_y <= cy <= height + slack_y):
+        raise RequestError(
+            f"{where} lies outside the {width:g}x{height:g} photo: its centre ({cx:g}, {cy:g}) "
+            "is not in it (a box may reach past the edge, a tile cut by the frame, not lie "
+            "beyond it)",
+            code="bad_box",
+        )
+    if x2 - x1 > width + 2 * slack_x or y2 - y1 > height + 2 * slack_y:
+        raise RequestError(f"{where} is larger than the {width:g}x{height:g} photo", code="bad_box")
 
 
 def group_request(request: Any) -> dict[str, Any]:
@@ -105,6 +145,8 @@ def group_request(request: Any) -> dict[str, Any]:
     if context is not None and not isinstance(context, dict):
         raise RequestError("context must be an object of score request fields")
     dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
+    for k, det in enumerate(dets):
+        check_in_photo(det, k, width, height)
     # The what-if scores group the same boxes again: one memo for all (vision.grouping.memo).
     with sharing():
         result = group_detections(dets, width=width, height=height)

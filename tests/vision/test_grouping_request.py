@@ -1,0 +1,77 @@
+"""The group request's boxes and confidences are checked against the photo: a box centred
+outside it, or larger than it, and a candidate's confidence outside 0-1 are refused with a
+code (they were grouped silently); a box cut by the frame is still read."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring.errors import AgariError
+from vision.api import group
+
+FIXTURE = Path(__file__).resolve().parents[1] / "resources" / "grouping" / "chi_left.json"
+
+
+def _request() -> dict[str, Any]:
+    return copy.deepcopy(json.loads(FIXTURE.read_text())["request"])
+
+
+def _refused(request: dict[str, Any]) -> AgariError:
+    with pytest.raises(AgariError) as err:
+        group(request)
+    return err.value
+
+
+def test_the_fixture_is_read() -> None:
+    assert group(_request())["hand"] is not None
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        pytest.param(lambda w, h: [w + 500, 10, w + 540, 60], id="right_of_the_photo"),
+        pytest.param(lambda w, h: [10, -300, 50, -250], id="above_the_photo"),
+        pytest.param(lambda w, h: [10 * w, 10 * h, 10 * w + 40, 10 * h + 50], id="far_away"),
+        pytest.param(lambda w, h: [-w, -h, 2 * w, 2 * h], id="larger_than_the_photo"),
+    ],
+)
+def test_a_box_outside_the_photo_is_refused(box: Any) -> None:
+    request = _request()
+    w, h = request["width"], request["height"]
+    request["detections"].append({"tile": "5m", "box": box(w, h), "confidence": 0.9})
+    err = _refused(request)
+    k = len(request["detections"]) - 1
+    assert err.code == "bad_box" and err.message.startswith(f"detections[{k}].box ")
+    assert f"{w}x{h} photo" in err.message
+
+
+def test_a_box_cut_by_the_frame_or_rounded_past_it_is_read() -> None:
+    request = _request()
+    w, h = request["width"], request["height"]
+    request["detections"] += [
+        {"tile": "x", "box": [w / 2, -20, w / 2 + 30, 20]},  # half above the top edge
+        {"tile": "x", "box": [w - 10, h - 10, w + 12.5, h + 12.5]},  # centred just past
+    ]
+    assert group(request)["hand"] is not None
+
+
+@pytest.mark.parametrize("confidence", [1.5, -0.1, 100])
+def test_a_candidate_confidence_outside_0_1_is_refused(confidence: float) -> None:
+    request = _request()
+    request["detections"][0]["candidates"] = [{"tile": "6m", "confidence": confidence}]
+    err = _refused(request)
+    assert err.code == "bad_request"
+    assert err.message == (
+        f"detections[0].candidates[0].confidence {float(confidence)!r} is outside 0-1"
+    )
+
+
+def test_a_candidate_confidence_within_0_1_is_read() -> None:
+    request = _request()
+    request["detections"][0]["candidates"] = [{"tile": "6m", "confidence": 0.3}]
+    assert group(request)["hand"] is not None
