@@ -121,7 +121,11 @@ SCHEMAS: dict[str, Any] = {
                     "type": "object",
                     "properties": {
                         "id": {"type": "string"},
-                        "han": {"type": "integer", "description": "riichi rulesets"},
+                        "han": {
+                            "type": ["integer", "null"],
+                            "description": "riichi rulesets; null under Zung Jung (patterns "
+                            "have points: see value)",
+                        },
                         "name": {"type": "string", "description": "Zung Jung patterns"},
                         "value": {"type": "integer", "description": "Zung Jung pattern points"},
                         "number": {"type": "string", "description": "Zung Jung pattern number"},

@@ -2,11 +2,12 @@
 
 The response keeps every key of the riichi response: ``han`` and ``fu`` are null (Zung Jung
 has neither), ``yakuman`` is 0, ``fu_details`` is empty, ``yaku`` lists the counted patterns
-(id, name, value, Kwan's number; Value Honor once per set with its tile) and ``points`` is
-the hand value V. Added fields: ``scoring`` ("zung_jung"), ``pattern_table``, ``raw_points``
-(the sum before the limits), ``reading`` (the sets scored), ``responsible`` (who paid for
-the discard, after the same-turn rule; null for a self-draw) and ``announce`` (the payments
-as said at the table). ``warnings`` and ``alternatives[].why`` follow the riichi scorer.
+(id, ``han`` null, name, value, Kwan's number; Value Honor once per set with its tile) and
+``points`` is the hand value V. Added fields: ``scoring`` ("zung_jung"), ``pattern_table``,
+``raw_points`` (the sum before the limits), ``reading`` (the sets scored), ``responsible``
+(who paid for the discard, after the same-turn rule; null for a self-draw) and ``announce``
+(the payments as said at the table). ``warnings`` and ``alternatives[].why`` follow the
+riichi scorer.
 """
 
 from __future__ import annotations
@@ -136,13 +137,24 @@ def _warnings(req: ScoreRequest) -> list[dict[str, str]]:
 
 
 def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, Any]]:
+    """The counted patterns as CONTRACT.md ``yaku`` items: ``id`` and ``han`` (null: a
+    pattern has points, not han; the contract's keys are kept, never dropped), plus
+    ``name``, ``value`` (the pattern's points) and Kwan's ``number``."""
     out = []
     for s in patterns:
         if s.id == "chicken_hand":
-            out.append({"id": s.id, "name": "Chicken Hand", "value": s.value, "number": None})
+            out.append(
+                {"id": s.id, "han": None, "name": "Chicken Hand", "value": s.value, "number": None}
+            )
             continue
         p = table.patterns[s.id]
-        d: dict[str, Any] = {"id": s.id, "name": p.name, "value": s.value, "number": p.number}
+        d: dict[str, Any] = {
+            "id": s.id,
+            "han": None,
+            "name": p.name,
+            "value": s.value,
+            "number": p.number,
+        }
         if s.tile is not None:
             d["tile"] = kind_name(s.tile)
         out.append(d)

@@ -50,18 +50,21 @@ def test_wsom_score_has_every_contract_key_and_patterns_in_yaku() -> None:
     assert out["deltas"] == {"E": -85, "S": 255, "W": -85, "N": -85}
     assert out["yaku"][0] == {
         "id": "mixed_one_suit",
+        "han": None,
         "name": "Mixed One-Suit",
         "value": 40,
         "number": "2.1.1",
     }
     assert {
         "id": "value_honor",
+        "han": None,
         "name": "Value Honor",
         "value": 10,
         "number": "3.1",
         "tile": "7z",
     } in out["yaku"]
-    assert all("han" not in y for y in out["yaku"])
+    # CONTRACT.md's yaku items are {"id", "han"}: kept, null (a pattern has points).
+    assert all(y["han"] is None for y in out["yaku"])
 
 
 def test_wsom_discard_above_25_and_pattern_table_v1_03() -> None:
