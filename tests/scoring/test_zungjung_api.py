@@ -10,19 +10,7 @@ from scoring.api import score
 from scoring.errors import AgariError, InvalidHandError, NotAWinError, NoYakuError
 from scoring.ruleset import load_ruleset
 from scoring.zungjung import rules_summary
-
-CONTRACT_KEYS = {
-    "han",
-    "fu",
-    "limit",
-    "yakuman",
-    "yaku",
-    "fu_details",
-    "points",
-    "deltas",
-    "alternatives",
-    "warnings",
-}
+from tests.scoring.test_contract_keys import CONTRACT_KEYS
 
 
 def req(**kw: Any) -> dict[str, Any]:
