@@ -245,17 +245,21 @@ def _consequential_doubts(
         for t in best.order[1:]
         if settings.GAP_DOUBT[0] < t.gap_before < settings.GAP_DOUBT[1]
     ]
+    tried = side_doubts[: settings.MAX_DOUBTS_TRIED]
+    # A meld's doubtful called tile may be its neighbour instead (who it came from then
+    # changes): the two are also taken the other way together.
+    swaps = _called_tile_swaps(best, set(tried))
     warnings: list[GroupingWarning] = []
     others: list[Grouping] = []
-    for code, dets_in_doubt, flip in (
-        ("doubtful_sideways", side_doubts, "flip_sideways"),
-        ("doubtful_gap", gap_doubts, "flip_gaps"),
+    for code, flip, trials in (
+        ("doubtful_sideways", "flip_sideways", [(det,) for det in tried] + swaps),
+        ("doubtful_gap", "flip_gaps", [(det,) for det in gap_doubts[: settings.MAX_DOUBTS_TRIED]]),
     ):
-        changed = []
-        for det in dets_in_doubt[: settings.MAX_DOUBTS_TRIED]:
-            other = row.read(**{flip: frozenset({det})})
+        changed: list[int] = []
+        for flips in trials:
+            other = row.read(**{flip: frozenset(flips)})
             cost = (
-                row.flip_cost([det], other.reading)
+                row.flip_cost(flips, other.reading)
                 if flip == "flip_sideways"
                 else settings.P_DOUBT_FLIP
             )
@@ -269,21 +273,8 @@ def _consequential_doubts(
                 continue
             # Taken the other way the hand changes, but reads far worse: not a real doubt.
             if other.penalty < best.penalty + settings.DOUBT_REACH:
-                changed.append(det)
+                changed.extend(d for d in flips if d not in changed)
                 others.append(replace(other, penalty=other.penalty + cost))
-        if flip == "flip_sideways":
-            # A meld's doubtful called tile may be its neighbour instead (who it came from
-            # then changes): the two taken the other way together.
-            for pair in _called_tile_swaps(best, set(dets_in_doubt[: settings.MAX_DOUBTS_TRIED])):
-                other = row.read(flip_sideways=frozenset(pair))
-                cost = row.flip_cost(pair, other.reading)
-                if other.key() == best.key():
-                    if _cheaper_same_hand(other, cost, best):
-                        others.append(replace(other, penalty=other.penalty + cost))
-                    continue
-                if other.penalty < best.penalty + settings.DOUBT_REACH:
-                    changed.extend(d for d in pair if d not in changed)
-                    others.append(replace(other, penalty=other.penalty + cost))
         if changed:
             what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
             warnings.append(
