@@ -383,6 +383,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     # a turned tile that reads the hand as judged for less also reads these rows right
     "diagonal_row_chi_by_offset": {"SAME_HAND_TURNS": False},
     "diagonal_row_sideways_win_and_pon": {"SAME_HAND_TURNS": False},
+    # the last tiles judged sideways are crowded: their doubts also read the pon of like tiles
+    "standing_unlike_pon": {"DOUBT_NEAR_STEP": 0},
 }
 
 

@@ -31,6 +31,8 @@ def _fixture(name: str) -> dict[str, Any]:
         ("kakan_added_tile_low_view", "STACK_NEAR", (0.0, 0.25)),
         ("kakan_added_tile_low_view_left", "STACK_NEAR", (0.0, 0.25)),
         ("kakan_added_tile_dropped_from_row", "DROP_OFF_LINE", 0),
+        ("kakan_added_tile_dropped_from_row", "DROP_AS_JUDGED", False),
+        ("crowded_sideways_tiles_doubted", "DOUBT_NEAR_STEP", 0),
         ("called_tiles_turned_together_cheaper", "KEEP_CHEAPER_TURNS", False),
         ("closed_hand_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
         ("standing_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
@@ -94,8 +96,12 @@ def test_a_regression_fixture_needs_the_same_hand_turn_beside_end_doubts(
 ) -> None:
     """A standing hand whose two end tiles are judged sideways: the end doubts turn them, and
     the turn that reads the hand as judged for less must be kept (SAME_HAND_TURNS), else a
-    wrong hand from another turn wins (END_DOUBT_MARGIN without it broke this fixture)."""
+    wrong hand from another turn wins (END_DOUBT_MARGIN without it broke this fixture). The
+    crowded sideways tiles' doubts (DOUBT_NEAR_STEP) also read it right without the same-hand
+    turn: switched off here, to show the two rules above alone."""
     data = json.loads((OUT / "standing_indicators_beyond.json").read_text())
+    assert group(data["request"])["hand"] == data["expected"]["hand"]
+    monkeypatch.setattr(settings, "DOUBT_NEAR_STEP", 0)
     assert group(data["request"])["hand"] == data["expected"]["hand"]
     monkeypatch.setattr(settings, "SAME_HAND_TURNS", False)
     assert group(data["request"])["hand"] != data["expected"]["hand"]

@@ -68,6 +68,7 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         score = min(g.penalty for g in cands) + settings.P_FAR * math.log(biggest / size)
         read.append((score, cands, geo, row_warnings, members, split))
     _, candidates, geo, row_warnings, members, split = min(read, key=lambda r: r[0])
+    judged = min(candidates, key=lambda g: g.penalty)
     candidates, doubts = _settle_doubts(candidates, geo, members, dets, kept, names, split)
     best = candidates[0]
     # A row short of tiles: tiles on its line further on, then also tiles just beyond its
@@ -92,7 +93,12 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
                     ),
                 ]
                 best = candidates[0]
-    for weakest, why in _droppable(best, members, dets):
+    droppable = _droppable(best, members, dets)
+    if settings.DROP_AS_JUDGED and best is not judged and members is joined:
+        # A turned judgement may have settled the row's tile too many (DROP_AS_JUDGED).
+        seen = {i for i, _ in droppable}
+        droppable += [(i, why) for i, why in _droppable(judged, members, dets) if i not in seen]
+    for weakest, why in droppable:
         rest = [i for i in members if i != weakest]
         if not rest:
             continue  # a row of one face-down tile: nothing left to read without it

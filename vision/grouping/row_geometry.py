@@ -93,8 +93,11 @@ def _row_geometry(
         dtype=bool,
     )
     # Nearest the threshold first: those are the first re-read the other way; the row's end
-    # tiles judged sideways within END_DOUBT_MARGIN before them.
+    # tiles judged sideways within END_DOUBT_MARGIN, and the tiles judged sideways crowded
+    # against a neighbour, before them.
     ends = _doubtful_ends(judged, margin) if conditioned else set()
+    if conditioned:
+        ends |= set(np.nonzero(_crowded_sideways(pos, judged))[0].tolist())
     doubtful = tuple(
         members[k]
         for k in sorted(range(len(members)), key=lambda k: 0.0 if k in ends else abs(margin[k]))
@@ -153,6 +156,29 @@ def _doubtful_ends(judged: np.ndarray, margin: np.ndarray) -> set[int]:
     if n < 6 or not settings.END_DOUBT_MARGIN:
         return set()
     return {k for k in (0, n - 1) if judged[k] and abs(margin[k]) < settings.END_DOUBT_MARGIN}
+
+
+def _crowded_sideways(pos: np.ndarray, judged: np.ndarray) -> np.ndarray:
+    """Tiles judged sideways whose centre lies closer to a neighbour's than
+    :data:`DOUBT_NEAR_STEP` local pitches: doubts, whatever the box's shape. A sideways tile
+    is 1.34 pitches long, so touching neighbours' centres lie 1.17 pitches from its own; one
+    close neighbour is enough to doubt it (the veto, :func:`_spacing_veto`, needs both, and
+    rules). Steps under STACK_NEAR's are stacking, not spacing.
+
+    >>> pos = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.2, 6.4, 7.4])
+    >>> _crowded_sideways(pos, np.array([0, 0, 0, 0, 0, 1, 0, 0], bool)).nonzero()[0].tolist()
+    []
+    >>> _crowded_sideways(pos, np.array([0, 0, 0, 1, 0, 0, 0, 0], bool)).nonzero()[0].tolist()
+    [3]
+    """
+    n = len(pos)
+    if not settings.DOUBT_NEAR_STEP or n < 6 or not judged.any():
+        return np.zeros(n, dtype=bool)
+    pitch = _local_pitch(pos, judged)
+    steps = np.diff(pos)
+    beside = np.where(steps >= settings.STACK_NEAR[0] * pitch[:-1], steps, np.inf)
+    nearest = np.minimum(np.r_[np.inf, beside], np.r_[beside, np.inf])
+    return judged & (nearest < settings.DOUBT_NEAR_STEP * pitch)
 
 
 def _spacing_veto(

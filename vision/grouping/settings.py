@@ -55,6 +55,14 @@ SIDEWAYS_MIN_STEP = 1.07
 #: margins up to 0.42 in nine cases of ten; 0: off).
 END_DOUBT_MARGIN = 0.4
 
+#: A tile judged sideways whose centre lies closer than this many local pitches to a
+#: neighbour (not stacked: STACK_NEAR's step or more) is a doubt whatever its box's shape
+#: (:func:`row_geometry._crowded_sideways`): touching, a sideways tile's centre lies 1.17
+#: pitches from its neighbours'; on the tuning rows' truth, true sideways tiles show a
+#: nearest step under 1.03 in one case of twenty, upright tiles judged sideways in one of
+#: four under 1.02 (the veto, SIDEWAYS_MIN_STEP, needs both neighbours close; 0: off).
+DOUBT_NEAR_STEP = 1.07
+
 #: Rows near 45 degrees (:func:`_spacing_judgement`): the spread of a touching step around
 #: its prediction (relative), the most a gap costs, the cost of a sideways tile, the weight
 #: of the box shapes' margins, and the scale from costs to the margin in log units.
@@ -253,6 +261,13 @@ STEP_REACH = (2.0, 0.75)
 #: into the row, a third of a tile or more beyond the called tile), kept only if it then
 #: reads better, always named (``dropped_tile``; 0: off).
 DROP_OFF_LINE = 0.25
+
+#: The tiles that may not belong to the hand are also looked for in the row's reading as
+#: judged, when a turned judgement settled it otherwise: an added kan's tile taken into the
+#: row and crowded against the called tile, turned upright, reads a daiminkan before the
+#: row is read without it; the reading without it wins only when it is cheaper than the
+#: turned one with its turns' cost (False: off).
+DROP_AS_JUDGED = True
 
 #: Rows read as the possible hand (the most hand-like by size and tile count).
 HAND_ROW_TRIES = 4
