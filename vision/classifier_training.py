@@ -9,8 +9,9 @@ Nothing here runs at serving time; torch is imported inside the functions.
    uses, and saved as one ``.npz`` per source outside git.
 2. :func:`train_classifier` - a small CNN (:func:`make_model`) trained with augmentation
    that imitates phone photos (blur and low resolution, light and colour casts, a few
-   degrees of tilt, upside-down tiles); real crops are repeated so that they stay about a
-   third of each epoch (a lesson of the detector's run ``mixC``, models/TRAINING_LOG.md).
+   degrees of tilt or, for a quarter of the crops, any angle; upside-down tiles); real crops
+   are repeated so that they stay about a third of each epoch (a lesson of the detector's
+   run ``mixC``, models/TRAINING_LOG.md).
 3. :func:`export_classifier` - ONNX with the class order in the metadata, checked on load.
 """
 
@@ -221,6 +222,43 @@ def make_model(num_classes: int = len(CLASSIFIER_CLASSES), width: int = 1) -> An
     return nn.Sequential(*layers)
 
 
+#: Share of training crops turned by a random angle (any, not a few degrees): a tile in a
+#: row photographed at 30-60 degrees is cut by its upright box, turned portrait when the
+#: box is landscape, so the classifier sees its face at any angle (models/TRAINING_LOG.md,
+#: run clsE: the test photo's sideways red 5p in a tilted row).
+TILT_SHARE = 0.25
+#: Width over height of a crop (:data:`CROP_SIZE` is 64 x 48: an upright tile's 3:4).
+CROP_ASPECT = CROP_SIZE[1] / CROP_SIZE[0]
+
+
+def tilted_crop_theta(angle: Any, scale: Any, shift_x: Any, shift_y: Any) -> Any:
+    """``(N, 2, 3)`` affine maps for :func:`torch.nn.functional.affine_grid` that turn an
+    upright crop by ``angle`` (radians) and cut it as the run time does: the turned tile's
+    upright bounding box, turned portrait when it is landscape, stretched to the crop shape.
+
+    In physical units (the crop's height 2, width ``2 * CROP_ASPECT``) a tile turned by
+    ``a`` has a bounding box of half-sizes ``w = A|cos a| + |sin a|``, ``h = A|sin a| +
+    |cos a|``. A small angle gives back the plain turn of the upright crop.
+    """
+    import torch
+
+    a = CROP_ASPECT
+    c, s = torch.cos(angle).abs(), torch.sin(angle).abs()
+    half_w, half_h = a * c + s, a * s + c
+    landscape = half_w > half_h
+    # The run time turns a landscape box portrait (crop_tiles): the face turns a quarter more.
+    angle = torch.where(landscape, angle + torch.pi / 2, angle)
+    half_w, half_h = torch.where(landscape, half_h, half_w), torch.where(landscape, half_w, half_h)
+    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    return torch.stack(
+        [
+            torch.stack([cos * half_w / a, sin * half_h / a, shift_x], 1),
+            torch.stack([-sin * half_w, cos * half_h, shift_y], 1),
+        ],
+        1,
+    )
+
+
 def augment(x: Any, generator: Any) -> Any:
     """Phone-photo augmentation of a float NCHW batch in 0-1 (on the fly, in torch)."""
     import torch
@@ -235,17 +273,12 @@ def augment(x: Any, generator: Any) -> Any:
     # Upside-down: a tile seen from across the table, or a sideways tile turned the other way.
     flip = torch.rand(n, generator=g) < 0.5
     x = torch.where(flip[:, None, None, None], x.flip(2, 3), x)
-    # A few degrees of tilt, a little shift and zoom (detector boxes are off by that much).
-    angle = u(-0.15, 0.15)
-    scale = u(0.9, 1.12)
-    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
-    theta = torch.stack(
-        [
-            torch.stack([cos, -sin * 0.75, u(-0.08, 0.08)], 1),
-            torch.stack([sin / 0.75, cos, u(-0.08, 0.08)], 1),
-        ],
-        1,
-    )
+    # A few degrees of tilt, a little shift and zoom (detector boxes are off by that much);
+    # a share of the crops turned by any angle instead, as a tile in a tilted row is cut.
+    small = u(-0.15, 0.15)
+    wide = u(-torch.pi / 2, torch.pi / 2)
+    angle = torch.where(torch.rand(n, generator=g) < TILT_SHARE, wide, small)
+    theta = tilted_crop_theta(angle, u(0.9, 1.12), u(-0.08, 0.08), u(-0.08, 0.08))
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     x = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
     # Low resolution: down to 12-48 px tall and back, as small tiles in a big photo are.

@@ -12,7 +12,7 @@ from datasets.classes import CLASS_NAMES
 from tests.vision.conftest import write_colour_classifier
 from tests.vision.test_pipeline import COLOURS
 from vision.classifier_training import NONE_ID, CropPlan, build_crops, clean_none_crops
-from vision.tile_classifier import CROP_SIZE
+from vision.tile_classifier import CROP_SIZE, crop_tiles
 
 
 def tiny_set(root: Path) -> Path:
@@ -72,6 +72,38 @@ def test_augmentation_keeps_shape_and_range() -> None:
     out = augment(x.clone(), torch.Generator().manual_seed(0))
     assert out.shape == x.shape and float(out.min()) >= 0 and float(out.max()) <= 1
     assert make_model()(out).shape == (8, NONE_ID + 1)
+
+
+@pytest.mark.parametrize("degrees", [-50, -30, 20, 45, 70])
+def test_tilted_augmentation_cuts_a_turned_tile_as_the_run_time_does(degrees: int) -> None:
+    """An upright crop turned by ``tilted_crop_theta`` matches ``crop_tiles`` of the tile
+    really turned in the photo (its upright box, turned portrait when landscape)."""
+    torch = pytest.importorskip("torch", reason="the augmentation runs in torch (extra 'train')")
+    import cv2
+    import torch.nn.functional as F
+
+    from vision.classifier_training import tilted_crop_theta
+
+    canvas = np.full((400, 400, 3), 40, np.uint8)
+    x1, y1, x2, y2 = 170, 160, 230, 240
+    canvas[y1:y2, x1:x2] = 230
+    canvas[y1 + 8 : y1 + 30, x1 + 8 : x1 + 30] = (200, 30, 30)  # marks that show the turn
+    canvas[y2 - 30 : y2 - 8, x2 - 24 : x2 - 8] = (30, 30, 200)
+    upright = crop_tiles(canvas, np.array([[x1, y1, x2, y2]], float))
+    # cv2 turns counter-clockwise on screen for a positive angle; the theta the other way.
+    turn = cv2.getRotationMatrix2D((200, 200), -degrees, 1.0)
+    photo = cv2.warpAffine(canvas, turn, (400, 400), borderValue=(40, 40, 40))
+    corners = np.array([[x1, y1], [x2, y1], [x1, y2], [x2, y2]], float) @ turn[:, :2].T
+    corners += turn[:, 2]
+    want = crop_tiles(photo, np.array([[*corners.min(0), *corners.max(0)]]))[0]
+    theta = tilted_crop_theta(
+        torch.tensor([degrees * np.pi / 180]), torch.ones(1), torch.zeros(1), torch.zeros(1)
+    )
+    x = torch.from_numpy(upright).permute(0, 3, 1, 2).float()
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    got = F.grid_sample(x, grid, padding_mode="border", align_corners=False)[0]
+    error = np.abs(got.permute(1, 2, 0).numpy() - want.astype(np.float32)).mean()
+    assert error < 6, error  # of 255: resampling only (a wrong turn or box gives ~45)
 
 
 def test_training_without_the_train_extra_says_so(tmp_path: Path) -> None:
