@@ -17,6 +17,7 @@ Nothing here runs at serving time; torch is imported inside the functions.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -34,6 +35,7 @@ from datasets.yolo import read_label_boxes
 from scoring.errors import ModelError
 from vision.boxes import box_iou_batch
 from vision.image_io import DECODE_LONG_SIDE
+from vision.onnx_detector import MODEL_PATH
 from vision.tile_classifier import (
     CLASSIFIER_CLASSES,
     CLASSIFIER_PATH,
@@ -504,7 +506,9 @@ def run(
     detector's own boxes join the data: on the real train splits with their ``none`` crops
     cleaned by it (:func:`clean_none_crops`), and on 900 renders of the last synthetic set.
     The shipped model: ``run(name="clsA")``, exported, then ``run(name="clsB", epochs=12,
-    lr=1.5e-3, init=clsA.pt, clean_with=clsA.onnx)``.
+    lr=1.5e-3, init=clsA.pt, clean_with=clsA.onnx)`` with the detector of then (mixB-3s),
+    then with the shipped detector (mixK) ``run(name="clsE", epochs=6, lr=1e-3,
+    init=clsB.pt, clean_with=clsA.onnx)``: the tilt augmentation's run (models/TRAINING_LOG.md).
     """
     crops = DATA_DIR / "crops"
     paths = {}
@@ -515,12 +519,16 @@ def run(
     real = [paths["hk_train"], paths["riichi_train"]]
     synthetic = [paths[s] for s in synth]
     if clean_with is not None:
+        # Named after the shipped detector's file: a new detector cuts its own crops instead
+        # of reusing those of the one before it.
+        tag = hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest()[:8]
         for key, root in (("hk", "real-photos-hk"), ("riichi", "real-photos-riichi-small")):
-            raw, clean = crops / f"det_{key}_train.npz", crops / f"det_{key}_train_clean.npz"
+            raw = crops / f"det-{tag}_{key}_train.npz"
+            clean = crops / f"det-{tag}_{key}_train_clean.npz"
             if not raw.exists():
                 build_detector_crops(SHARED_DATA / root, raw)
             real.append(clean_none_crops(raw, clean, clean_with))
-        renders = crops / f"det_{synth[-1]}.npz"
+        renders = crops / f"det-{tag}_{synth[-1]}.npz"
         if not renders.exists():
             build_detector_crops(DATA_DIR / synth[-1], renders, limit=900)
         synthetic.append(renders)
