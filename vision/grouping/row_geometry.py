@@ -81,6 +81,7 @@ def _row_geometry(
             )
         else:
             margin[part] = -1.0  # two tiles apart from the rest: a flat winning tile or so
+    margin = _small_section_doubts(xyxy, pos, direction, np.log(along / across), parts, margin)
     judged, margin = _spacing_veto(pos, judged, margin)
     size_units: np.ndarray | None = None
     if not is_well_conditioned(direction):
@@ -156,6 +157,29 @@ def _doubtful_ends(judged: np.ndarray, margin: np.ndarray) -> set[int]:
     if n < 6 or not settings.END_DOUBT_MARGIN:
         return set()
     return {k for k in (0, n - 1) if judged[k] and abs(margin[k]) < settings.END_DOUBT_MARGIN}
+
+
+def _small_section_doubts(
+    xyxy: np.ndarray,
+    pos: np.ndarray,
+    direction: tuple[float, float],
+    log_ratio: np.ndarray,
+    parts: Sequence[np.ndarray],
+    margin: np.ndarray,
+) -> np.ndarray:
+    """The margins with the tiles of a section of one or two (too few to judge on their
+    own: taken as upright, margin -1) that the whole row, judged as one, takes sideways made
+    doubts (margin 0; :data:`SMALL_SECTION_DOUBT`). A standing/flat cut tried at a gap
+    beside a meld's called tile would otherwise hide it (a daiminkan's called tile and the
+    row's last tile cut off: no meld, no doubt, no hand)."""
+    small = [int(k) for part in parts if len(part) < 3 for k in part]
+    if not settings.SMALL_SECTION_DOUBT or not small or len(pos) < 6:
+        return margin
+    rel = _relative_log_ratio(log_ratio, pos)
+    whole, _ = _judge_sideways(xyxy, pos, direction, rel - math.log(_sideways_threshold(rel)))
+    out = margin.copy()
+    out[[k for k in small if whole[k]]] = 0.0
+    return out
 
 
 def _crowded_sideways(pos: np.ndarray, judged: np.ndarray) -> np.ndarray:

@@ -63,6 +63,11 @@ END_DOUBT_MARGIN = 0.4
 #: four under 1.02 (the veto, SIDEWAYS_MIN_STEP, needs both neighbours close; 0: off).
 DOUBT_NEAR_STEP = 1.07
 
+#: The tiles of a standing/flat section of one or two (too few to judge on their own) that
+#: the whole row judged as one takes sideways are doubts (a cut beside a meld's called tile
+#: hid it: :func:`row_geometry._small_section_doubts`; False: off).
+SMALL_SECTION_DOUBT = True
+
 #: Rows near 45 degrees (:func:`_spacing_judgement`): the spread of a touching step around
 #: its prediction (relative), the most a gap costs, the cost of a sideways tile, the weight
 #: of the box shapes' margins, and the scale from costs to the margin in log units.
@@ -168,6 +173,16 @@ URA_LOW_RISE = 0.12
 #: dora and two ura (touching steps vary by ~10% between neighbours; the ura are laid ~0.4
 #: tile or more apart).
 URA_SPLIT_STEP = 1.2
+
+#: ... also with face-down tiles in the run (seen from low down, a wall behind the
+#: indicators runs into them; tuning seeds: 2 such runs). False: only four tiles alone.
+URA_SPLIT_WALL = True
+
+#: Two face-up tiles in one run whose centre step is this many of their boxes' mean extent
+#: along it are one dora and one ura laid beside it, named ``ura_beside_dora`` (training
+#: seeds 550001-550016: two dora side by side at most 1.046 of 1,642; one dora and one ura
+#: run together 1.08 and up, 10 runs). 99: off.
+URA_PAIR_GAP = 1.06
 
 #: Ura indicators are turned over only for a riichi winner, whose hand is closed (closed
 #: kans aside): beside a hand with called melds, no run is read as ura.
