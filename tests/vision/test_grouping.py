@@ -385,6 +385,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "diagonal_row_sideways_win_and_pon": {"SAME_HAND_TURNS": False},
     # the last tiles judged sideways are crowded: their doubts also read the pon of like tiles
     "standing_unlike_pon": {"DOUBT_NEAR_STEP": 0},
+    # a row near 45 degrees: its end tile's doubt (END_DOUBT_DIAGONAL) also reads it right
+    "standing_cut_where_depth_changes_side": {"END_DOUBT_DIAGONAL": 0},
 }
 
 

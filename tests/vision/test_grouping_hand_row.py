@@ -34,6 +34,7 @@ def _fixture(name: str) -> dict[str, Any]:
         ("kakan_added_tile_dropped_from_row", "DROP_AS_JUDGED", False),
         ("crowded_sideways_tiles_doubted", "DOUBT_NEAR_STEP", 0),
         ("called_tile_cut_off_in_small_section", "SMALL_SECTION_DOUBT", False),
+        ("diagonal_first_tile_not_sideways", "END_DOUBT_DIAGONAL", 0),
         ("called_tiles_turned_together_cheaper", "KEEP_CHEAPER_TURNS", False),
         ("closed_hand_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
         ("standing_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),

@@ -94,9 +94,10 @@ def _row_geometry(
         dtype=bool,
     )
     # Nearest the threshold first: those are the first re-read the other way; the row's end
-    # tiles judged sideways within END_DOUBT_MARGIN, and the tiles judged sideways crowded
-    # against a neighbour, before them.
-    ends = _doubtful_ends(judged, margin) if conditioned else set()
+    # tiles judged sideways within END_DOUBT_MARGIN (near 45 degrees: judged either way
+    # within END_DOUBT_DIAGONAL), and the tiles judged sideways crowded against a neighbour,
+    # before them.
+    ends = _doubtful_ends(judged, margin) if conditioned else _doubtful_diagonal_ends(margin)
     if conditioned:
         ends |= set(np.nonzero(_crowded_sideways(pos, judged))[0].tolist())
     doubtful = tuple(
@@ -203,6 +204,22 @@ def _crowded_sideways(pos: np.ndarray, judged: np.ndarray) -> np.ndarray:
     beside = np.where(steps >= settings.STACK_NEAR[0] * pitch[:-1], steps, np.inf)
     nearest = np.minimum(np.r_[np.inf, beside], np.r_[beside, np.inf])
     return judged & (nearest < settings.DOUBT_NEAR_STEP * pitch)
+
+
+def _doubtful_diagonal_ends(margin: np.ndarray) -> set[int]:
+    """A row near 45 degrees: its end tiles judged either way within
+    :data:`END_DOUBT_DIAGONAL` of the spacing judgement's margin. There the spacing of the
+    centres judges (:func:`_spacing_judgement`), and an end tile has one step to be judged
+    by, not two: an upright first tile judged sideways reads as a winning tile laid on the
+    left, and the tile set apart at the other end becomes a gap among the concealed tiles.
+
+    >>> sorted(_doubtful_diagonal_ends(np.r_[0.5, [-1.0] * 5, -0.2]))
+    [0, 6]
+    """
+    n = len(margin)
+    if n < 6 or not settings.END_DOUBT_DIAGONAL:
+        return set()
+    return {k for k in (0, n - 1) if abs(margin[k]) < settings.END_DOUBT_DIAGONAL}
 
 
 def _spacing_veto(

@@ -55,6 +55,10 @@ SIDEWAYS_MIN_STEP = 1.07
 #: margins up to 0.42 in nine cases of ten; 0: off).
 END_DOUBT_MARGIN = 0.4
 
+#: ... and in a row near 45 degrees, its end tiles judged either way within this margin of
+#: the spacing judgement (:func:`row_geometry._doubtful_diagonal_ends`; 0: off).
+END_DOUBT_DIAGONAL = 0.6
+
 #: A tile judged sideways whose centre lies closer than this many local pitches to a
 #: neighbour (not stacked: STACK_NEAR's step or more) is a doubt whatever its box's shape
 #: (:func:`row_geometry._crowded_sideways`): touching, a sideways tile's centre lies 1.17
