@@ -110,6 +110,26 @@ def test_ura_seen_from_across_the_table_are_read_in_their_own_depth() -> None:
         assert out["hand"]["closed"] == "123m456p789s1122z"
 
 
+def test_two_tiles_a_space_apart_in_one_run_are_dora_and_ura(monkeypatch) -> None:
+    """Two tiles linked into one run but a space apart (centre step 1.2 of their width): one
+    dora and one ura laid beside it, read so and named; touching, they are two dora."""
+    monkeypatch.setattr(settings, "SCORER_OVERRIDE", 0.0)  # the rule alone
+
+    def read(step: float) -> dict[str, Any]:
+        placed = [
+            *lay_out(CLOSED, "2z"),
+            Placed("7p", 2.0, 2.5, False, "x"),
+            Placed("3s", 2.0 + step, 2.5, False, "x"),
+        ]
+        return group(_request(placed))
+
+    out = read(0.9)
+    assert (out["hand"]["dora_indicators"], out["hand"]["ura_indicators"]) == (["7p"], ["3s"])
+    assert "ura_beside_dora" in {w["code"] for w in out["warnings"]}
+    out = read(0.76)
+    assert (out["hand"]["dora_indicators"], out["hand"]["ura_indicators"]) == (["7p", "3s"], [])
+
+
 def test_runs_level_with_the_dora_further_along_are_named() -> None:
     """A lone tile far left of three dora, level with them: the left run is read as the dora,
     and both runs are named (either could be the dora)."""
@@ -147,6 +167,8 @@ def test_a_dora_taken_from_a_level_run_is_never_silent() -> None:
         ("discard_close_above_discards_not_dora", "CROWD_RISE", 0.0),
         ("dora_apart_below_river_row", "RIVER_END_RISE", float("inf")),
         ("ura_above_dora_across_view", "URA_OWN_RISE", 0.0),
+        ("dora_and_ura_pair_one_run", "URA_PAIR_GAP", 99.0),
+        ("dora_and_ura_one_run_with_wall", "URA_SPLIT_WALL", False),
     ],
 )
 def test_each_indicator_rule_is_what_reads_its_fixture(

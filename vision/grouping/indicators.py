@@ -37,6 +37,9 @@ class _Run:
     depth_px: float = 0.0
     #: The face-up tiles' size (median) in the hand tiles' size.
     size: float = 1.0
+    #: Centre steps between consecutive face-up tiles in their boxes' mean extent along the
+    #: run: about 0.7-1 for touching tiles, more across a space.
+    gaps: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,9 @@ def _runs_above(
     # face foreshortened the other way, shallower than the flat tiles lying beyond them.
     boxes = np.array([dets[i].box for i in others], dtype=float)
     depth = abs(up[0]) * (boxes[:, 2] - boxes[:, 0]) + abs(up[1]) * (boxes[:, 3] - boxes[:, 1])
+    # ... and their extent along it (hand tile widths): spaces between tiles in their own width.
+    extent = abs(up[1]) * (boxes[:, 2] - boxes[:, 0]) + abs(up[0]) * (boxes[:, 3] - boxes[:, 1])
+    extent /= geo.unit
     beyond = [
         k
         for k in range(len(others))
@@ -163,6 +169,10 @@ def _runs_above(
                 rise_px=_median((rel @ up)[members]),
                 depth_px=_median(depth[up_members]),
                 size=_median(sizes[up_members]) / hand_size,
+                gaps=tuple(
+                    float(along[b] - along[a]) * 2 / max(float(extent[a] + extent[b]), 1e-6)
+                    for a, b in itertools.pairwise(up_members)
+                ),
             )
         )
     runs.sort(key=lambda r: r.height)
@@ -667,31 +677,40 @@ def _indicator_bands(
 
 def _split_beside(run: _Run) -> tuple[_Run, _Run] | None:
     """Four face-up tiles whose middle step is clearly the widest (by
-    :data:`URA_SPLIT_STEP` over the others): two dora and two ura side by side."""
-    if len(run.face_up) != 4 or len(run.dets) != 4 or len(run.steps) != 3:
+    :data:`URA_SPLIT_STEP` over the others), face-down tiles around them or not (seen from
+    low down, a wall behind runs into them): two dora and two ura side by side. Two face-up
+    tiles a space apart (:data:`URA_PAIR_GAP`): one dora, one ura."""
+    n = len(run.face_up)
+    if n == 2 and len(run.gaps) == 1:
+        if run.gaps[0] < settings.URA_PAIR_GAP:
+            return None
+    elif n != 4 or len(run.steps) != 3 or (not settings.URA_SPLIT_WALL and len(run.dets) != 4):
         return None
-    left, middle, right = run.steps
-    if middle < settings.URA_SPLIT_STEP * max(left, right):
-        return None
-    p = run.places
+    else:
+        left, middle, right = run.steps
+        if middle < settings.URA_SPLIT_STEP * max(left, right):
+            return None
+    p, h = run.places, n // 2
     return (
         replace(
             run,
-            dets=run.dets[:2],
-            face_up=run.face_up[:2],
-            steps=run.steps[:1],
-            places=p[:2],
+            dets=run.face_up[:h],
+            face_up=run.face_up[:h],
+            steps=run.steps[: h - 1],
+            gaps=run.gaps[: h - 1],
+            places=p[:h],
             start=p[0],
-            end=p[1],
+            end=p[h - 1],
         ),
         replace(
             run,
-            dets=run.dets[2:],
-            face_up=run.face_up[2:],
-            steps=run.steps[2:],
-            places=p[2:],
-            start=p[2],
-            end=p[3],
+            dets=run.face_up[h:],
+            face_up=run.face_up[h:],
+            steps=run.steps[h:],
+            gaps=run.gaps[h:],
+            places=p[h:],
+            start=p[h],
+            end=p[-1],
         ),
     )
 
