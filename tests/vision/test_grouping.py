@@ -377,7 +377,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     # the rule is in the re-reading of doubts together: it stays on, its pool narrowed
     "called_tiles_among_many_doubts": {"MAX_FLIPS": 4},
     "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
-    "chi_called_tiles_misjudged": {"MAX_FLIPS": 4},
+    # ... and the chi's sideways tile turned with its first (CHI_FIRST_SWAP) reads it too
+    "chi_called_tiles_misjudged": {"MAX_FLIPS": 4, "CHI_FIRST_SWAP": False},
     # two called tiles turned together: the search stays on, the offsets' say in it is off
     "called_tiles_by_near_edge": {"MAX_FLIPS": 4},
     # a turned tile that reads the hand as judged for less also reads these rows right

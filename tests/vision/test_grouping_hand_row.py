@@ -35,6 +35,7 @@ def _fixture(name: str) -> dict[str, Any]:
         ("crowded_sideways_tiles_doubted", "DOUBT_NEAR_STEP", 0),
         ("called_tile_cut_off_in_small_section", "SMALL_SECTION_DOUBT", False),
         ("diagonal_first_tile_not_sideways", "END_DOUBT_DIAGONAL", 0),
+        ("chi_called_tile_first", "CHI_FIRST_SWAP", False),
         ("called_tiles_turned_together_cheaper", "KEEP_CHEAPER_TURNS", False),
         ("closed_hand_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
         ("standing_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),

@@ -295,7 +295,10 @@ def _cheaper_same_hand(other: Grouping, cost: float, best: Grouping) -> bool:
 
 def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, int]]:
     """(called tile, neighbour) pairs of the best reading's melds whose sideways tile is a
-    doubtful judgement and whose upright neighbour in the meld could be the called one."""
+    doubtful judgement and whose upright neighbour in the meld could be the called one; and
+    (called tile, first tile) of a chi read with its sideways tile not first, doubtful or
+    not (:data:`CHI_FIRST_SWAP`): a chi is called only from the left player, so if the
+    tiles are a chi, its first tile is the sideways one."""
     side = {t.det for t in best.order if t.sideways}
     out = []
     for meld in best.melds:
@@ -305,6 +308,15 @@ def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, in
                 for j in (k - 1, k + 1):
                     if 0 <= j < len(dets) and dets[j] not in side:
                         out.append((det, dets[j]))
+            if (
+                settings.CHI_FIRST_SWAP
+                and meld.kind == "chi"
+                and det in side
+                and k > 0
+                and dets[0] not in side
+                and (det, dets[0]) not in out
+            ):
+                out.append((det, dets[0]))
     return out
 
 

@@ -59,6 +59,10 @@ END_DOUBT_MARGIN = 0.4
 #: the spacing judgement (:func:`row_geometry._doubtful_diagonal_ends`; 0: off).
 END_DOUBT_DIAGONAL = 0.6
 
+#: A chi read with its sideways tile not first is also read with that tile and the chi's
+#: first one turned together (:func:`doubts._called_tile_swaps`; False: off).
+CHI_FIRST_SWAP = True
+
 #: A tile judged sideways whose centre lies closer than this many local pitches to a
 #: neighbour (not stacked: STACK_NEAR's step or more) is a doubt whatever its box's shape
 #: (:func:`row_geometry._crowded_sideways`): touching, a sideways tile's centre lies 1.17
