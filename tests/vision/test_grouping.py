@@ -65,6 +65,21 @@ def _run(placed, **camera) -> dict[str, Any]:
     return group({"width": 1200, "height": 1000, "detections": to_detections(placed, **camera)})
 
 
+@pytest.mark.parametrize("dora", [[], ["8m"]])
+def test_a_hand_with_no_dora_indicator_is_warned(dora: list[str]) -> None:
+    """A riichi table always shows a dora indicator: a hand read without one says so (the
+    indicator out of the photo, or a tile the detector missed), and only then."""
+    placed = lay_out(
+        ["1s", "2s", "3s", "6z", "6z", "6z", "7z", "1m", "1m", "1m"],
+        "7z",
+        [{"kind": "pon", "tiles": ["5p"] * 3, "from": "left"}],
+        dora=dora,
+    )
+    out = _run(placed)
+    assert out["hand"] is not None and out["hand"]["dora_indicators"] == dora
+    assert ("no_dora_indicator" in _codes(out)) == (not dora)
+
+
 @pytest.mark.parametrize("angle", [0, 7, -12, 90, 180, 205, 270])
 def test_rotation_does_not_change_the_hand(angle: float) -> None:
     melds = [

@@ -127,6 +127,16 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
             seen.add(g.key())
             alternatives.append(g)
     warnings.extend(best.warnings)
+    if settings.WARN_NO_DORA and not best.dora and best.hand() is not None:
+        # A riichi table always shows a dora indicator: none read means it is out of the
+        # photo or was not found (a tile with no box), and the score would count no dora.
+        warnings.append(
+            GroupingWarning(
+                "no_dora_indicator",
+                "no dora indicator read beside the hand: the score counts no dora; add the "
+                "indicator if the ruleset uses them",
+            )
+        )
     close = [g for g in alternatives if g.penalty <= best.penalty + settings.AMBIGUOUS_MARGIN]
     if close:
         warnings.append(
