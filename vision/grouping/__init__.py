@@ -56,7 +56,7 @@ face-down tiles (both ends, or both middles). Tiles are named in MPSZ (``0m`` a 
 >>> dets.append(Detection("2z", (40.0 * 13 + 20, 0.0, 40.0 * 13 + 50, 40.0)))
 >>> result = group_detections(dets, width=600, height=100)
 >>> result.best.closed_string(), result.best.win_tile, [w.code for w in result.warnings]
-('123m456p789s1112z', '2z', [])
+('123m456p789s1112z', '2z', ['no_dora_indicator'])
 """
 
 from __future__ import annotations
