@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from scoring.errors import RulesetError
+from scoring.limits import MAX_POINTS
 
 RULESET_DIR = Path(__file__).with_name("rulesets")
 
@@ -228,6 +229,20 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _check_bounds(where: str, value: Any) -> None:
+    """Every number a rule carries stays within +-MAX_POINTS: JavaScript clients read numbers
+    as doubles (:mod:`scoring.limits`), and no real rule comes near it (a start of 10**12
+    points is a typo or a probe, refused with ``out_of_range``)."""
+    rows = value.values() if isinstance(value, dict) else (value,)
+    for row in rows:
+        for v in row if isinstance(row, tuple) else (row,):
+            if _is_int(v) and abs(v) > MAX_POINTS:
+                raise RulesetError(
+                    f"{where} {v} is out of range: -{MAX_POINTS} to {MAX_POINTS}",
+                    code="out_of_range",
+                )
+
+
 def _check_game_type(file: str, key: str, value: Any) -> Any:
     """Validate one ``[game]`` value (lists become tuples, uma table keys become ints)."""
     hint = _GAME_HINTS[key]
@@ -275,6 +290,7 @@ def _check_game_type(file: str, key: str, value: Any) -> Any:
         raise RulesetError(
             f"{where} has the wrong type: {value!r} (expected {hint})", code="bad_ruleset_value"
         )
+    _check_bounds(where, value)
     return value
 
 
@@ -314,6 +330,7 @@ def _check_type(file: str, key: str, value: Any) -> Any:
             f"{file}: rule {key!r} has the wrong type: {value!r} (expected {hint})",
             code="bad_ruleset_value",
         )
+    _check_bounds(f"{file}: rule {key!r}", value)
     return value
 
 

@@ -96,3 +96,19 @@ def test_game_still_takes_the_largest_real_payments() -> None:
     # A sextuple yakuman by the dealer, ron: 288,000 points.
     game = api.replay_game(_game({"winner": "E", "from": "S", "points": 288_000}))
     assert game["final_scores"]["E"] == 25_000 + 288_000
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        pytest.param({"game": {"start_points": 10**12, "return_points": 10**12}}, id="start"),
+        pytest.param({"game": {"uma": [10**12, 0, 0, -(10**12)]}}, id="uma"),
+        pytest.param({"min_han": HUGE}, id="min_han"),
+    ],
+)
+def test_ruleset_overrides_past_any_game_are_refused(overrides: dict[str, Any]) -> None:
+    """Consistent but huge (both were accepted and scored before the bound)."""
+    ruleset = {"base": "tenhou", "overrides": overrides}
+    assert _code(lambda: api.score({**CONTRACT_SCORE_EXAMPLE, "ruleset": ruleset})) == (
+        "out_of_range"
+    )
