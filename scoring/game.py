@@ -622,7 +622,9 @@ def _request_deltas(
     try:
         response = api.score(req)
     except AgariError as exc:
-        raise RequestError(
+        # The score's own error class: a hand with no yaku is still 422 in the ledger, as in
+        # the API's /score, not a malformed request (400).
+        raise type(exc)(
             f"hand {number} ({label}): the score request failed: {exc.message}",
             code=exc.code,
             hand=number,

@@ -417,6 +417,21 @@ def test_wins_on_one_discard_that_disagree_about_the_tile_are_refused(
     assert resp.status_code == 201, resp.get_json()
 
 
+def test_a_win_the_scoring_refuses_answers_as_the_score_api_does(client: FlaskClient) -> None:
+    """A hand with no yaku is a well-formed request the rules refuse: 422, as /score answers,
+    and nothing is stored."""
+    no_yaku = {**DEALER_MANGAN, "closed": "123m456p789s11z23s", "win_tile": "4s", "honba": 0}
+    no_yaku["dora_indicators"] = []
+    direct = client.post("/api/v1/score", json={**no_yaku, "round_wind": "E"})
+    tid, token = _create(client)
+    resp = client.post(
+        f"/api/v1/tables/{tid}/wins", json={"request": no_yaku}, headers=_auth(token)
+    )
+    error = resp.get_json()["error"]
+    assert (resp.status_code, error["code"]) == (direct.status_code, "no_yaku") == (422, "no_yaku")
+    assert client.get(f"/api/v1/tables/{tid}").get_json()["revision"] == 0
+
+
 def test_a_stored_entry_the_replay_refuses_shows_as_an_error(
     app: Flask, client: FlaskClient
 ) -> None:
