@@ -64,6 +64,7 @@ def _row_geometry(
     direction = (float(d[0]), float(d[1]))
     along, across = unrotate(xyxy, direction)
     conditioned = is_well_conditioned(direction)
+    log_ratio = np.log(along / across)
     judged = np.zeros(len(pos), dtype=bool)
     margin = np.zeros(len(pos))
     if split is None:
@@ -74,17 +75,15 @@ def _row_geometry(
         parts = [np.arange(split), np.arange(split, len(pos))]
     for part in parts:
         if len(part) >= 3:
-            rel_part = _relative_log_ratio(np.log(along / across)[part], pos[part])
-            ratio_margin = rel_part - math.log(_sideways_threshold(rel_part))
-            judged[part], margin[part] = _judge_sideways(
-                xyxy[part], pos[part], direction, ratio_margin
+            judged[part], margin[part] = _judge_section(
+                xyxy[part], pos[part], direction, log_ratio[part]
             )
         else:
             margin[part] = -1.0  # two tiles apart from the rest: a flat winning tile or so
-    margin = _small_section_doubts(xyxy, pos, direction, np.log(along / across), parts, margin)
+    margin = _small_section_doubts(xyxy, pos, direction, log_ratio, parts, margin)
     judged, margin = _spacing_veto(pos, judged, margin)
     size_units: np.ndarray | None = None
-    if not is_well_conditioned(direction):
+    if not conditioned:
         judged, margin, size_units = _spacing_judgement(
             xyxy, pos, _near_edge_offsets(pos, off, parts), margin, player_side
         )
@@ -97,9 +96,11 @@ def _row_geometry(
     # tiles judged sideways within END_DOUBT_MARGIN (near 45 degrees: judged either way
     # within END_DOUBT_DIAGONAL), and the tiles judged sideways crowded against a neighbour,
     # before them.
-    ends = _doubtful_ends(judged, margin) if conditioned else _doubtful_diagonal_ends(margin)
     if conditioned:
+        ends = _doubtful_ends(margin, settings.END_DOUBT_MARGIN, judged)
         ends |= set(np.nonzero(_crowded_sideways(pos, judged))[0].tolist())
+    else:
+        ends = _doubtful_ends(margin, settings.END_DOUBT_DIAGONAL)
     doubtful = tuple(
         members[k]
         for k in sorted(range(len(members)), key=lambda k: 0.0 if k in ends else abs(margin[k]))
@@ -142,22 +143,42 @@ def _row_geometry(
     )
 
 
-def _doubtful_ends(judged: np.ndarray, margin: np.ndarray) -> set[int]:
-    """The row's end tiles judged sideways within :data:`END_DOUBT_MARGIN`: doubts, re-read
-    upright. One end begins the hand, always with a concealed tile (on the truth hand rows
-    of the tuning seeds none of 3,601 first tiles lies sideways), and the end tiles' shapes
-    are judged against a perspective trend extrapolated there and their spacing against one
-    neighbour only: upright end tiles are judged sideways four to six times as often as
-    those inside the row (3.6% / 4.0% against 0.8% / 0.6% on the two tuning halves), with
-    margins up to 0.42 (90th percentile, both halves).
+def _doubtful_ends(margin: np.ndarray, within: float, judged: np.ndarray | None = None) -> set[int]:
+    """The row's end tiles within ``within`` of the sideways judgement's margin (only those
+    judged sideways, when ``judged`` is given): doubts, re-read the other way.
 
-    >>> sorted(_doubtful_ends(np.array([1, 0, 0, 0, 0, 0, 1], bool), np.r_[0.3, [-0.5] * 5, 0.9]))
+    - A row well conditioned, its end tiles judged sideways within :data:`END_DOUBT_MARGIN`:
+      one end begins the hand, always with a concealed tile (on the truth hand rows of the
+      tuning seeds none of 3,601 first tiles lies sideways), and the end tiles' shapes are
+      judged against a perspective trend extrapolated there and their spacing against one
+      neighbour only: upright end tiles are judged sideways four to six times as often as
+      those inside the row (3.6% / 4.0% against 0.8% / 0.6% on the two tuning halves), with
+      margins up to 0.42 (90th percentile, both halves).
+    - A row near 45 degrees, its end tiles judged either way within
+      :data:`END_DOUBT_DIAGONAL` of the spacing judgement's margin. There the spacing of the
+      centres judges (:func:`_spacing_judgement`), and an end tile has one step to be judged
+      by, not two: an upright first tile judged sideways reads as a winning tile laid on the
+      left, and the tile set apart at the other end becomes a gap among the concealed tiles.
+
+    >>> margin = np.r_[0.3, [-0.5] * 5, 0.9]
+    >>> sorted(_doubtful_ends(margin, 0.4, np.array([1, 0, 0, 0, 0, 0, 1], bool)))
     [0]
+    >>> sorted(_doubtful_ends(np.r_[0.5, [-1.0] * 5, -0.2], 0.6))
+    [0, 6]
     """
-    n = len(judged)
-    if n < 6 or not settings.END_DOUBT_MARGIN:
+    n = len(margin)
+    if n < 6 or not within:
         return set()
-    return {k for k in (0, n - 1) if judged[k] and abs(margin[k]) < settings.END_DOUBT_MARGIN}
+    return {k for k in (0, n - 1) if (judged is None or judged[k]) and abs(margin[k]) < within}
+
+
+def _judge_section(
+    xyxy: np.ndarray, pos: np.ndarray, direction: tuple[float, float], log_ratio: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sideways judgement and margin of each tile of a section (three tiles or more), its
+    shapes (``log_ratio``: along over across, log) against the section's own trend."""
+    rel = _relative_log_ratio(log_ratio, pos)
+    return _judge_sideways(xyxy, pos, direction, rel - math.log(_sideways_threshold(rel)))
 
 
 def _small_section_doubts(
@@ -176,8 +197,7 @@ def _small_section_doubts(
     small = [int(k) for part in parts if len(part) < 3 for k in part]
     if not settings.SMALL_SECTION_DOUBT or not small or len(pos) < 6:
         return margin
-    rel = _relative_log_ratio(log_ratio, pos)
-    whole, _ = _judge_sideways(xyxy, pos, direction, rel - math.log(_sideways_threshold(rel)))
+    whole, _ = _judge_section(xyxy, pos, direction, log_ratio)
     out = margin.copy()
     out[[k for k in small if whole[k]]] = 0.0
     return out
@@ -204,22 +224,6 @@ def _crowded_sideways(pos: np.ndarray, judged: np.ndarray) -> np.ndarray:
     beside = np.where(steps >= settings.STACK_NEAR[0] * pitch[:-1], steps, np.inf)
     nearest = np.minimum(np.r_[np.inf, beside], np.r_[beside, np.inf])
     return judged & (nearest < settings.DOUBT_NEAR_STEP * pitch)
-
-
-def _doubtful_diagonal_ends(margin: np.ndarray) -> set[int]:
-    """A row near 45 degrees: its end tiles judged either way within
-    :data:`END_DOUBT_DIAGONAL` of the spacing judgement's margin. There the spacing of the
-    centres judges (:func:`_spacing_judgement`), and an end tile has one step to be judged
-    by, not two: an upright first tile judged sideways reads as a winning tile laid on the
-    left, and the tile set apart at the other end becomes a gap among the concealed tiles.
-
-    >>> sorted(_doubtful_diagonal_ends(np.r_[0.5, [-1.0] * 5, -0.2]))
-    [0, 6]
-    """
-    n = len(margin)
-    if n < 6 or not settings.END_DOUBT_DIAGONAL:
-        return set()
-    return {k for k in (0, n - 1) if abs(margin[k]) < settings.END_DOUBT_DIAGONAL}
 
 
 def _spacing_veto(

@@ -55,15 +55,15 @@ SIDEWAYS_MIN_STEP = 1.07
 #: margins up to 0.42 in nine cases of ten; 0: off).
 END_DOUBT_MARGIN = 0.4
 
+#: ... and in a row near 45 degrees, its end tiles judged either way within this margin of
+#: the spacing judgement (:func:`row_geometry._doubtful_ends`; 0: off).
+END_DOUBT_DIAGONAL = 0.6
+
 #: A hand read with no dora indicator beside it is warned (``no_dora_indicator``): a riichi
 #: table always shows one, so none read is a photo that leaves it out or a tile not found
 #: (the reporting sets' only silent wrong hands, on damaged boxes and on the photo path,
 #: were a lone dora indicator with no box); False: off.
 WARN_NO_DORA = True
-
-#: ... and in a row near 45 degrees, its end tiles judged either way within this margin of
-#: the spacing judgement (:func:`row_geometry._doubtful_diagonal_ends`; 0: off).
-END_DOUBT_DIAGONAL = 0.6
 
 #: A chi read with its sideways tile not first is also read with that tile and the chi's
 #: first one turned together (:func:`doubts._called_tile_swaps`; False: off).
