@@ -153,6 +153,12 @@ def _seat(value: Any, name: str, *, optional: bool) -> Any:
     return value
 
 
+def _win_kind(value: Any) -> Literal["ron", "tsumo"]:
+    if value not in ("ron", "tsumo"):
+        raise RequestError(f"win must be 'ron' or 'tsumo', not {value!r}", code="bad_win")
+    return value
+
+
 def _count(value: Any, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise RequestError(f"{name} must be a whole number >= 0, not {value!r}", code="bad_count")
@@ -292,9 +298,7 @@ def parse_score_request(
             warnings.append(f"no ruleset given; scored under {DEFAULT_RULESET!r}")
         ruleset = resolve_ruleset(src.get("ruleset", DEFAULT_RULESET))
 
-    win = src.get("win", "tsumo" if nagashi else None)
-    if win not in ("ron", "tsumo"):
-        raise RequestError(f"win must be 'ron' or 'tsumo', not {win!r}", code="bad_win")
+    win = _win_kind(src.get("win", "tsumo" if nagashi else None))
 
     if "closed" not in src and not nagashi:
         raise RequestError("score request needs 'closed'", code="missing_field")
@@ -378,8 +382,8 @@ def check_context(obj: Any) -> None:
     obj = _check_fields(obj, SCORE_FIELDS, "context")
     if "ruleset" in obj:
         resolve_ruleset(obj["ruleset"])
-    if "win" in obj and obj["win"] not in ("ron", "tsumo"):
-        raise RequestError(f"win must be 'ron' or 'tsumo', not {obj['win']!r}", code="bad_win")
+    if "win" in obj:
+        _win_kind(obj["win"])
     for key in ("round_wind", "seat_wind", "discarder", "pao"):
         if key in obj:
             _seat(obj[key], key, optional=key in ("discarder", "pao"))
