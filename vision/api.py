@@ -25,10 +25,11 @@ def recognize(
     Raises :class:`~scoring.errors.ImageError` for bytes that are not a readable photo and
     :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
     """
+    from vision.grouping.request import check_context
     from vision.recognition import CONF, detect_photo, detections_to_json, hires_photo
     from vision.recovery import mend
 
-    _check_context(context)  # before the photo's second of work, not after
+    check_context(context)  # before the photo's second of work, not after
     hires = hires_photo(image)  # decoded once, if the zoomed pass or the recovery needs it
     photo, dets, zoomed = detect_photo(image, detector, keep_unsure=True, hires=hires)
     # Boxes whose class the classifier doubts stay out of the hand unless one completes it.
@@ -73,22 +74,7 @@ def group(request: dict[str, Any]) -> dict[str, Any]:
     """
     from vision.grouping import group_request
 
-    if isinstance(request, dict):
-        _check_context(request.get("context"))
     return group_request(request)
-
-
-def _check_context(context: Any) -> None:
-    """Refuse a context that is not an object, or with an unknown field or a wrong value
-    (a ruleset that does not exist, ``"honba": "1"``): otherwise every candidate's what-if
-    score would quietly carry the same error."""
-    if context is None:
-        return
-    if not isinstance(context, dict):
-        raise RequestError("context must be an object of score request fields")
-    from scoring import api as scoring_api
-
-    scoring_api.check_context(context)
 
 
 def context_from_json(text: str | None, *, what: str = "context") -> dict[str, Any] | None:

@@ -124,10 +124,25 @@ def check_in_photo(det: Detection, k: int, width: float, height: float) -> None:
         raise RequestError(f"{where} is larger than the {width:g}x{height:g} photo", code="bad_box")
 
 
+def check_context(context: Any) -> None:
+    """Refuse a what-if ``context`` that is not an object, or with an unknown field or a
+    wrong value (a ruleset that does not exist, ``"honba": "1"``), as scoring would: checked
+    up front, since otherwise every candidate's what-if score would quietly carry the same
+    error."""
+    if context is None:
+        return
+    if not isinstance(context, dict):
+        raise RequestError("context must be an object of score request fields")
+    from scoring import api as scoring_api  # the public scoring API, as the what-if scores
+
+    scoring_api.check_context(context)
+
+
 def group_request(request: Any) -> dict[str, Any]:
     """The ``group`` JSON call: validate, group, score the uncertain tiles' candidates."""
     if not isinstance(request, dict):
         raise RequestError("the group request must be a JSON object", code="bad_request")
+    check_context(request.get("context"))
     unknown = sorted(set(request) - _REQUEST_FIELDS)
     if unknown:
         raise RequestError(f"unknown field(s) {unknown} in the group request", code="unknown_field")
@@ -142,8 +157,6 @@ def group_request(request: Any) -> dict[str, Any]:
     if not isinstance(raw, list):
         raise RequestError("detections must be a list", code="bad_request")
     context = request.get("context")
-    if context is not None and not isinstance(context, dict):
-        raise RequestError("context must be an object of score request fields")
     dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
     for k, det in enumerate(dets):
         check_in_photo(det, k, width, height)
