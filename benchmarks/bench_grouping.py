@@ -35,27 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from vision.grouping import Detection, group_detections  # noqa: E402
-
-
-def detections_of(truth: dict[str, Any]) -> list[Detection]:
-    out = []
-    for t in truth["tiles"]:
-        if not t["labelled"]:
-            continue
-        name = "x" if t["class"] == "back" else t["class"]
-        out.append(Detection(name, tuple(float(v) for v in t["box"]), 1.0))
-    return out
-
-
-def indicators_visible(truth: dict[str, Any]) -> bool:
-    """Whether every dora and ura indicator of the truth is labelled (seen) in the photo."""
-    seen = Counter(
-        t["role"] for t in truth["tiles"] if t["labelled"] and t["role"] in ("dora", "ura")
-    )
-    hand = truth["hand"]
-    return seen["dora"] == len(hand["dora_indicators"]) and seen["ura"] == len(
-        hand["ura_indicators"]
-    )
+from vision.grouping.truth import detections_of, indicators_visible  # noqa: E402
 
 
 def damage(dets: list[Detection], rng: np.random.Generator) -> list[Detection]:

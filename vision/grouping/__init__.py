@@ -33,12 +33,15 @@ Modules (each imports only modules listed above it):
 - ``duplicates``: step 1;
 - ``row_geometry``: steps 3-5 on one row (``RowGeometry``: sideways tiles, pitch, gaps);
 - ``melds``: step 6, parsing one reading direction;
+- ``indicator_scorer``: a learned second opinion on which run holds the dora indicators;
 - ``indicators``: step 7, the dora and ura bands (rivers, walls and dead walls told apart);
 - ``hand_row``: finding the hand row and reading it (splits, stacked tiles, both directions);
 - ``doubts``: doubtful judgements re-read together, tile-count and confidence warnings;
 - ``group``: :func:`group_detections`, the whole step;
 - ``what_if``: each uncertain tile's candidates scored (:func:`what_if`);
-- ``request``: the ``group`` JSON interface (:func:`group_request`, :func:`parse_detection`).
+- ``request``: the ``group`` JSON interface (:func:`group_request`, :func:`parse_detection`);
+- ``truth``: a generated scene's truth JSON as detections (benchmarks, the scorer's training);
+- ``scorer_training``: fitting ``indicator_scorer``'s weights on generated scenes.
 
 Names with a leading underscore are the package's own: siblings share them, other code
 should not.

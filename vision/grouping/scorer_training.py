@@ -28,19 +28,10 @@ import numpy as np
 
 from vision.grouping import indicators, settings
 from vision.grouping.indicator_scorer import FEATURES, WEIGHTS
-from vision.grouping.values import Detection
+from vision.grouping.truth import detections_of, indicators_visible
 from vision.rows import centres_of
 
 Example = tuple[np.ndarray, int]
-
-
-def detections_of(truth: dict[str, Any]) -> list[Detection]:
-    """A scene's labelled tiles as detections (as ``benchmarks/bench_grouping.py`` makes them)."""
-    return [
-        Detection("x" if t["class"] == "back" else t["class"], tuple(map(float, t["box"])), 1.0)
-        for t in truth["tiles"]
-        if t["labelled"]
-    ]
 
 
 def example_of(truth: dict[str, Any]) -> Example | None:
@@ -54,13 +45,9 @@ def example_of(truth: dict[str, Any]) -> Example | None:
 
     if not truth.get("hand_fully_visible", True):
         return None
-    labelled = [t for t in truth["tiles"] if t["labelled"]]
-    roles = [t["role"] for t in labelled]
-    hand = truth["hand"]
-    if roles.count("dora") != len(hand["dora_indicators"]) or roles.count("ura") != len(
-        hand["ura_indicators"]
-    ):
+    if not indicators_visible(truth):
         return None  # an indicator not seen
+    roles = [t["role"] for t in truth["tiles"] if t["labelled"]]
     dets = detections_of(truth)
     trace: list[indicators.Candidates] = []
     token = indicators.TRACE.set(trace)
