@@ -126,4 +126,6 @@ def test_each_scorer_fixture_reads_wrong_without_it(
     assert out["hand"] == data["expected"]["hand"], data["about"]
     assert _named(out), data["about"]
     monkeypatch.setattr(settings, "SCORER_OVERRIDE", 0.0)
+    # A later rule also reads the dora beside the river's row (its own test has its fixture).
+    monkeypatch.setattr(settings, "RIVER_ASIDE_RISE", 0.0)
     assert group(data["request"])["hand"] != data["expected"]["hand"]

@@ -362,6 +362,28 @@ def _indicator_bands(
         just above is ura, not dora), and is no river: a run the dora may be read among."""
         return abs(r.height - first.height) < 0.3 and not is_river(r) and _apart(r, first)
 
+    def beside_river(river: _Run, rest: list[_Run]) -> _Run | None:
+        """The nearest short run of face-up tiles alone beside the river row ``river`` (clear
+        of its stretch) and about level with it (:data:`RIVER_ASIDE_RISE`), with no face-up
+        tiles between it and the hand and none close around: dora laid beside the player's
+        river. None: none such (or the rule off)."""
+        if settings.RIVER_ASIDE_RISE <= 0:
+            return None
+        found = [
+            r
+            for r in rest
+            if 0 < len(r.face_up) <= settings.MAX_INDICATORS
+            and len(r.dets) == len(r.face_up)
+            and _apart(r, river)
+            and abs(r.height - river.height) < settings.RIVER_ASIDE_RISE
+            and not is_river(r)
+            and not crowded(r)
+            and not any(
+                o is not r and o.face_up and o.height < r.height and _over(o, r) for o in runs
+            )
+        ]
+        return min(found, key=lambda r: r.height) if found else None
+
     def rule_dora() -> tuple[_Run | None, list[_Run], list[GroupingWarning]]:
         """The dora as the rules read them (None: none), the runs level with them, and
         the warnings so far."""
@@ -459,6 +481,11 @@ def _indicator_bands(
             ]
         if not candidates:
             return None, [], warnings
+        if ura_allowed and settings.URA_SPLIT_LONG and _split_beside(candidates[0]) is not None:
+            # Six to ten face-up tiles alone, the middle step clearly the widest: dora and
+            # ura laid in one line, as many of each (a river's row steps evenly); split
+            # below, named ``ura_beside_dora``.
+            return candidates[0], [candidates[0]], warnings
         if is_river(candidates[0]):
             if len(candidates[0].face_up) > settings.MERGED_ROWS or len(candidates[0].dets) > len(
                 candidates[0].face_up
@@ -474,7 +501,19 @@ def _indicator_bands(
                         candidates[0].face_up,
                     )
                 )
-            return None, [], warnings
+                return None, [], warnings
+            aside = beside_river(candidates[0], candidates[1:])
+            if aside is None:
+                return None, [], warnings
+            warnings.append(
+                GroupingWarning(
+                    "possible_indicators",
+                    "a river's row lies nearer the hand than the tiles read as dora indicators, "
+                    "which lie beside it: they could be discards too",
+                    (*aside.face_up, *candidates[0].face_up),
+                )
+            )
+            return aside, [aside], warnings
         # Of runs side by side at the nearest height, the dora are the left one.
         first = candidates[0]
         level = [r for r in candidates if r is first or level_with(r, first)]
@@ -571,12 +610,16 @@ def _indicator_bands(
     def stacked_on(run: _Run, dora: _Run) -> bool:
         """Face-up tiles other than the dora lie right on or under ``run`` (over the same
         stretch, rows closer than a tile's depth): a column of a river seen from its side."""
+        middle = (run.start + run.end) / 2
         return any(
             o is not run
             and o is not dora
             and o.face_up
             and abs(o.height - run.height) < settings.COLUMN_RISE
             and _over(o, run)
+            # a column's rows lie over each other; a river row ending just past the run's
+            # end does not cover it (its middle), and ura on the dora lie there too
+            and (not settings.COLUMN_COVER or o.start - 0.5 < middle < o.end + 0.5)
             for o in runs
         )
 
@@ -584,9 +627,19 @@ def _indicator_bands(
     for run in runs if ura is None and ura_allowed else ():
         if run is dora or not run.face_up:
             continue
+        beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
+        if not beside and settings.URA_BESIDE_OWN:
+            # Seen from the side, the run nearer the camera looks bigger: level and close in
+            # the two runs' own depth and size.
+            own = abs(run.rise_px - dora.rise_px) / ((run.depth_px + dora.depth_px) / 2)
+            size = max(1.0, (run.size + dora.size) / 2)
+            beside = own < 0.3 and 0 < (run.start - dora.end) / size < 3.0
         if is_river(run):
             # As many tiles as the dora, on them, nearer them than the river row above:
-            # ura under a river (a river's short last row lies at the river's spacing).
+            # ura under a river (a river's short last row lies at the river's spacing). Level
+            # with the dora and beside them, a river's short last row is only that: ura
+            # under a river lie on the dora (URA_RIVER_END_BESIDE False: read as ura); named
+            # ``possible_ura``, as it could still be the ura.
             nxt = row_above(run)
             if not (
                 len(run.face_up) == len(dora.face_up)
@@ -595,7 +648,9 @@ def _indicator_bands(
                 and run.height - dora.height < nxt.height - run.height
             ):
                 continue
-        beside = abs(run.height - dora.height) < 0.3 and 0 < run.start - dora.end < 3.0
+            if beside and settings.URA_RIVER_END_BESIDE:
+                possible.append(run)
+                continue
         # Ura above the dora lie one on each dora: the rows start together.
         rise, shift = run.height - dora.height, abs(run.start - dora.start)
         # Dora on a dead wall stand a tier higher than ura on the table: seen from the side
@@ -611,6 +666,14 @@ def _indicator_bands(
             size = max(1.0, (run.size + dora.size) / 2)
             above = own <= settings.URA_OWN_RISE and shift / size < align
         if not (beside or above):
+            if (
+                len(run.face_up) == len(dora.face_up)
+                and abs(run.height - dora.height) < settings.URA_NEAR_RISE
+                and 0 < run.start - dora.end < 3.0
+            ):
+                # As many tiles just past the dora, a little off their level: ura laid beside
+                # them along a line that the view tilts against the hand's; named, not read.
+                possible.append(run)
             continue
         if above and not beside and stacked_on(run, dora):
             continue
@@ -634,8 +697,17 @@ def _indicator_bands(
             GroupingWarning(
                 "possible_ura",
                 f"tiles near the {len(dora.face_up)} dora indicator(s) were not read as ura: "
-                "their number differs",
+                "their number differs, or they end a river's rows",
                 tuple(i for r in possible for i in r.face_up),
+            )
+        )
+    if ura is None and ura_allowed and _pair_spread(dora, runs):
+        warnings.append(
+            GroupingWarning(
+                "possible_ura",
+                "two dora indicators lie further apart than the other rows' touching tiles: "
+                "the second may be an ura laid beside the first",
+                dora.face_up,
             )
         )
     chosen = [list(dora.face_up)]
@@ -678,18 +750,33 @@ def _indicator_bands(
 def _split_beside(run: _Run) -> tuple[_Run, _Run] | None:
     """Four face-up tiles whose middle step is clearly the widest (by
     :data:`URA_SPLIT_STEP` over the others), face-down tiles around them or not (seen from
-    low down, a wall behind runs into them): two dora and two ura side by side. Two face-up
-    tiles a space apart (:data:`URA_PAIR_GAP`): one dora, one ura."""
+    low down, a wall behind runs into them): two dora and two ura side by side; six, eight
+    or ten face-up tiles alone likewise (:data:`URA_SPLIT_LONG`). Two face-up tiles a space
+    apart (:data:`URA_PAIR_GAP`): one dora, one ura."""
     n = len(run.face_up)
     if n == 2 and len(run.gaps) == 1:
         if run.gaps[0] < settings.URA_PAIR_GAP:
             return None
-    elif n != 4 or len(run.steps) != 3 or (not settings.URA_SPLIT_WALL and len(run.dets) != 4):
-        return None
-    else:
+    elif n == 4 and len(run.steps) == 3:
+        if not settings.URA_SPLIT_WALL and len(run.dets) != 4:
+            return None
         left, middle, right = run.steps
         if middle < settings.URA_SPLIT_STEP * max(left, right):
             return None
+    elif (
+        settings.URA_SPLIT_LONG
+        and n in (6, 8, 10)
+        and len(run.steps) == n - 1
+        and len(run.dets) == n
+    ):
+        # Three to five of each, face-up tiles alone (a wall running into them would hide
+        # where a river's row ends).
+        middle = run.steps[n // 2 - 1]
+        others = run.steps[: n // 2 - 1] + run.steps[n // 2 :]
+        if middle < settings.URA_SPLIT_STEP * max(others):
+            return None
+    else:
+        return None
     p, h = run.places, n // 2
     return (
         replace(
@@ -715,6 +802,17 @@ def _split_beside(run: _Run) -> tuple[_Run, _Run] | None:
     )
 
 
+def _pair_spread(dora: _Run, runs: Sequence[_Run]) -> bool:
+    """Two dora read in one run whose centre step (in their size) exceeds the median step of
+    the other runs of face-up tiles by :data:`URA_PAIR_SPREAD`: seen from the side, a dora and
+    the ura beside it can link into one run however far apart (the gap measure, box extents,
+    overstates rotated tiles' widths), and then look like two dora."""
+    if len(dora.face_up) != 2 or len(dora.dets) != 2 or not dora.steps:
+        return False
+    steps = [s for r in runs if r is not dora and len(r.dets) == len(r.face_up) for s in r.steps]
+    return bool(steps) and dora.steps[0] > settings.URA_PAIR_SPREAD * float(np.median(steps))
+
+
 def _dead_wall(run: _Run) -> bool:
     """Up to five face-up tiles among face-down ones: indicators turned up on a dead wall."""
     return 0 < len(run.face_up) <= settings.MAX_INDICATORS and len(run.dets) > len(run.face_up)
@@ -726,7 +824,8 @@ def _stray_near(runs: Sequence[_Run], chosen: Sequence[_Run]) -> tuple[int, ...]
     aside: a discard or a missed indicator could be either."""
     out: list[int] = []
     for run in runs:
-        if not run.face_up or any(run is c for c in chosen):
+        # (a run split into dora and ura is chosen as its halves)
+        if not run.face_up or any(run is c or set(run.face_up) & set(c.face_up) for c in chosen):
             continue
         for c in chosen:
             along_gap = max(0.0, run.start - c.end, c.start - run.end)

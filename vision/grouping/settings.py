@@ -192,11 +192,24 @@ URA_SPLIT_STEP = 1.2
 #: indicators runs into them; tuning seeds: 2 such runs). False: only four tiles alone.
 URA_SPLIT_WALL = True
 
+#: ... and six, eight or ten face-up tiles alone in one run, the middle step the widest by
+#: URA_SPLIT_STEP: three to five dora and as many ura in one line (seen from low down, or
+#: laid close), otherwise read as a river's row and no dora at all (tuning seed 770009: two
+#: hands of three dora and three ura). False: such runs are rivers.
+URA_SPLIT_LONG = True
+
 #: Two face-up tiles in one run whose centre step is this many of their boxes' mean extent
 #: along it are one dora and one ura laid beside it, named ``ura_beside_dora`` (training
 #: seeds 550001-550016: two dora side by side at most 1.046 of 1,642; one dora and one ura
 #: run together 1.08 and up, 10 runs). 99: off.
 URA_PAIR_GAP = 1.06
+
+#: Two dora read in one run (ura allowed, none read) whose centre step exceeds the median
+#: step of the other face-up runs above the hand by this ratio are named ``possible_ura``
+#: (warning only: tuning seeds 770009 and 770011, a dora and its ura linked into one run,
+#: seen from the side, at 1.15 and 1.26 of the rivers' steps, were read as two dora with no
+#: warning). Infinite: off.
+URA_PAIR_SPREAD = 1.1
 
 #: Ura indicators are turned over only for a riichi winner, whose hand is closed (closed
 #: kans aside): beside a hand with called melds, no run is read as ura.
@@ -205,6 +218,18 @@ URA_NEEDS_CLOSED_HAND = True
 #: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
 #: below which the two runs could be split differently.
 URA_BESIDE_CLEAR = 1.6
+
+#: Ura beside the dora are also found level (0.3) and close (3 tiles) in the two runs' own
+#: depth and size, not only the hand's: seen from the side, the run nearer the camera is
+#: larger than the hand's tiles (tuning seed 770009: an ura 3.4 hand widths along and 0.34
+#: hand depths above its dora, 2.7 and 0.25 in their own). False: the hand's only.
+URA_BESIDE_OWN = True
+
+#: A run of as many face-up tiles as the dora, starting within 3 tiles past their end but
+#: off their level by 0.3 to this many depths, is named ``possible_ura`` (not read: tuning
+#: seed 770009, three ura beside three dora 0.5 above them seen from the side, left out with
+#: no warning). 0: off.
+URA_NEAR_RISE = 0.6
 
 #: Runs over the hand's stretch (and 3 tiles beyond its ends) are followed this many tiles
 #: further along (a run of dora and ura side by side holds up to 10 tiles).
@@ -216,6 +241,17 @@ RUN_MIN_STEP = 0.5
 #: Runs closer above or below each other than this (depths) over the same stretch are
 #: one block of tiles (a river seen from its side), not an ura row.
 COLUMN_RISE = 0.4
+
+#: ... only when the other run covers the candidate's middle (within half a tile): a river
+#: row ending just past the start of the ura on the dora is no column with them (tuning seed
+#: 770009: three ura on three dora left out, a river row overlapping them by 0.1 tile).
+#: False: any overlap within half a tile.
+COLUMN_COVER = True
+
+#: A river's short last row level with the dora and beside them is not read as ura (ura
+#: under a river lie on the dora, not beside them; tuning seed 770009: a lone discard at
+#: the end of a side player's river read as the ura of a lone dora). False: read as ura.
+URA_RIVER_END_BESIDE = True
 
 #: A river's rows start within this many tiles of each other along the hand, and lie at one
 #: spacing: rows of discards touch, so the step to a short last row is the step between the
@@ -233,6 +269,13 @@ RIVER_PITCH_NOISE = 0.05
 #: many of its own depths lies apart from it, as indicators do: not the river's last row.
 #: Tuning seeds: river ends 0.6-1.3, indicators taken for river ends 1.9-5.4. Infinite: off.
 RIVER_END_RISE = 1.5
+
+#: With a river's row (six or more face-up tiles) the nearest run above the hand, a short run
+#: of face-up tiles beside it (clear of its stretch), within this many hand depths of its
+#: height and with nothing face-up nearer the hand, is read as the dora, named
+#: ``possible_indicators`` (tuning seed 770010: five dora laid left of the player's own
+#: river, read as none). 0: off (no dora beyond a river's row).
+RIVER_ASIDE_RISE = 1.0
 
 #: A run level with a river's short last row and this close along (tile widths between
 #: their ends' centres) is more of that row.
