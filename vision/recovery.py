@@ -12,7 +12,10 @@ end, named by the crop classifier, which must be sure it is a tile (``none`` at 
 :data:`MAX_NONE`: an empty stretch of table is ``none``). Of those that complete the hand,
 the reading with the lowest penalty is kept; the added tile is marked ``recovered`` in
 ``detections``, always warned (``recovered_tile``) and kept below the grouping's
-LOW_CONFIDENCE, so that its candidate classes are scored and asked about.
+LOW_CONFIDENCE, so that its candidate classes are scored and asked about. A row one tile
+short with no hole may hold one box over two neighbouring tiles:
+:func:`split_straddling_box` reads each box of the row as two tiles, the classifier
+reading both halves (warned ``split_tile``, both halves below LOW_CONFIDENCE too).
 
 A hand read whole may still be no winning hand, a misnamed tile being the commonest
 reason (on the same scenes, 43 of 231 lost hands had every key tile boxed but one named
@@ -134,11 +137,57 @@ def candidate_boxes(boxes: np.ndarray) -> np.ndarray:
     return np.array(out).reshape(-1, 4)
 
 
+def split_boxes(boxes: np.ndarray) -> np.ndarray:
+    """``(N, 2, 4)``: for each of a row's tile boxes ``(N, 4)`` (in the given order), the
+    two tile boxes it would be if it lay across two tiles: centred half a pitch before and
+    after its centre along the row, each the size of its neighbour on that side.
+
+    The detector sometimes gives one box over two neighbouring tiles (on tuning seeds
+    992001-992004, 7 of 26 hand rows read one or two tiles short): the row is a tile short
+    with no hole, and each tile's crop is half table, half another tile.
+
+    >>> row = np.array([[0, 0, 30, 40], [32, 0, 62, 40], [80, 0, 110, 40], [128, 0, 158, 40]])
+    >>> split_boxes(row)[2].round().tolist()
+    [[64.0, 0.0, 94.0, 40.0], [96.0, 0.0, 126.0, 40.0]]
+    """
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    if len(boxes) < 3:
+        return np.zeros((0, 2, 4))
+    centres = centres_of(boxes)
+    mean = centres.mean(axis=0)
+    _, _, vt = np.linalg.svd(centres - mean)
+    order = np.argsort((centres - mean) @ vt[0])
+    steps = np.linalg.norm(np.diff(centres[order], axis=0), axis=1)
+    sizes = boxes[:, 2:] - boxes[:, :2]
+    out = np.zeros((len(boxes), 2, 4))
+    for rank, k in enumerate(order):
+        # The pitch near the box (perspective shrinks far tiles): the median of nearby
+        # steps but the box's own two, each half a pitch too long when it straddles.
+        window = range(max(0, rank - 4), min(len(steps), rank + 3))
+        near = [steps[j] for j in window if j not in (rank - 1, rank)]
+        pitch = float(np.median(near or steps))
+        before = order[rank - 1] if rank > 0 else order[rank + 1]
+        after = order[rank + 1] if rank + 1 < len(order) else order[rank - 1]
+        unit = centres[order[min(rank + 1, len(order) - 1)]] - centres[order[max(rank - 1, 0)]]
+        unit = unit / max(float(np.linalg.norm(unit)), 1e-9)
+        for half, (sign, side) in enumerate(((-1, before), (1, after))):
+            centre = centres[k] + sign * unit * pitch / 2
+            out[k, half] = np.concatenate([centre - sizes[side] / 2, centre + sizes[side] / 2])
+    return out
+
+
 def read_candidates(
     boxes: np.ndarray, source: np.ndarray, factor: float, classifier: TileClassifier
 ) -> list[Candidate]:
     """The classifier's reading of each candidate box (photo pixels; ``source`` is the
     photo decoded at ``factor`` array pixels per photo pixel), surest first."""
+    return sorted(_readings(boxes, source, factor, classifier), key=lambda c: -c.probability)
+
+
+def _readings(
+    boxes: np.ndarray, source: np.ndarray, factor: float, classifier: TileClassifier
+) -> list[Candidate]:
+    """The classifier's reading of each box, in the boxes' order."""
     if len(boxes) == 0:
         return []
     probs = classifier.probabilities(crop_tiles(source, np.asarray(boxes) * factor))
@@ -157,7 +206,12 @@ def read_candidates(
                 runners,
             )
         )
-    return sorted(out, key=lambda c: -c.probability)
+    return out
+
+
+def is_tile(c: Candidate) -> bool:
+    """The classifier is sure enough that a face-up tile lies there (whatever its class)."""
+    return c.probability >= MIN_PROBABILITY and c.none <= MAX_NONE and c.tile != BACK
 
 
 def near_holes(boxes: np.ndarray, row: np.ndarray, holes: np.ndarray) -> np.ndarray:
@@ -288,11 +342,7 @@ def recover_missing_tile(
         holes = holes[inside & free(holes)]
         if len(holes):
             pixels, factor = source()
-            readings = [
-                c
-                for c in read_candidates(holes, pixels, factor, classifier)
-                if c.probability >= MIN_PROBABILITY and c.none <= MAX_NONE and c.tile != BACK
-            ]
+            readings = [c for c in read_candidates(holes, pixels, factor, classifier) if is_tile(c)]
             best = _best_completion(request, [_as_detection(c) for c in readings], group)
     if best is None:
         return None
@@ -311,12 +361,130 @@ def recover_missing_tile(
     return {**added, "recovered": True}, again
 
 
+def split_straddling_box(
+    request: dict[str, Any],
+    grouped: dict[str, Any],
+    source: Callable[[], tuple[np.ndarray, float]],
+    classifier: TileClassifier | None,
+    group: Callable[[dict[str, Any]], dict[str, Any]],
+) -> tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """A hand one tile short completed by reading one box of its row as two tiles:
+    ``(index, the box's detection as its first half, the second half appended, new
+    grouping)``, or None.
+
+    Each box of the row is split (:func:`split_boxes`); the classifier reads both halves,
+    which must both be tiles as :func:`recover_missing_tile` asks of a hole; the splits
+    whose halves it reads surest are grouped (at most :data:`MAX_TRIES`), the one whose
+    grouping holds a whole hand with both halves with the lowest penalty kept. Both halves
+    are warned (``split_tile``) and kept below the grouping's LOW_CONFIDENCE.
+    """
+    from vision.grouping import group_detections, parse_detection
+
+    if classifier is None or not is_one_short(grouped):
+        return None
+    dets: Sequence[dict[str, Any]] = request["detections"]
+    members = hand_dets(grouped)
+    if len(members) < 3:
+        return None
+    halves = split_boxes(np.array([dets[i]["box"] for i in members], dtype=float))
+    width, height = float(request["width"]), float(request["height"])
+    flat = np.clip(halves.reshape(-1, 4), 0, [width, height, width, height])
+    pixels, factor = source()
+    read = _readings(flat, pixels, factor, classifier)
+    readings = [
+        (min(a.probability, b.probability), i, (a, b))
+        for i, a, b in zip(members, read[0::2], read[1::2], strict=True)
+        if is_tile(a) and is_tile(b)
+    ]
+    readings.sort(key=lambda r: -r[0])
+    best_try: tuple[float, int, dict[str, Any], dict[str, Any]] | None = None
+    for _, i, (a, b) in readings[:MAX_TRIES]:
+        first, second = _as_detection(a), _as_detection(b)
+        tried = [*dets[:i], first, *dets[i + 1 :], second]
+        parsed = [parse_detection(d, k) for k, d in enumerate(tried)]
+        result = group_detections(parsed, width=width, height=height)
+        if result.best is None or result.hand() is None:
+            continue
+        used = {t.det for t in result.best.order} | {t.stacked for t in result.best.order}
+        if i not in used or len(dets) not in used:
+            continue
+        if best_try is None or result.best.penalty < best_try[0]:
+            best_try = (result.best.penalty, i, first, second)
+    if best_try is None:
+        return None
+    _, i, first, second = best_try
+    again = group({**request, "detections": [*dets[:i], first, *dets[i + 1 :], second]})
+    if again.get("hand") is None:
+        return None
+    again["warnings"].append(
+        {
+            "code": "split_tile",
+            "message": (
+                f"the hand row was one tile short and one box of it lay across two tiles; "
+                f"read as {first['tile']} and {second['tile']}, which complete the hand: "
+                f"check them"
+            ),
+            "detections": [i, len(dets)],
+            "tiles": [first["tile"], second["tile"]],
+        }
+    )
+    return i, first, second, again
+
+
+#: A box left out for its doubtful class (the classifier sure it is a face-up tile, not
+#: which) whose centre lies within this many indicator sizes of a dora or ura indicator may
+#: be an indicator the hand is read without. On tuning seeds 992001-992004 one lay so in 17
+#: of the 87 wrong hands (one with no other warning: both ura indicators unread) and in 5 of
+#: the 302 right ones; on 992005-992006 in 7 of 24 and 2 of 164.
+NEAR_INDICATORS = 1.2
+#: A face-down tile in the response (``vision.recognition.FACE_DOWN``): the dead wall's
+#: face-down tiles lie beside the dora indicators in every photo.
+FACE_DOWN = "x"
+
+
+def unread_near_indicators(
+    request: dict[str, Any], grouped: dict[str, Any], unsure: Sequence[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The ``unread_near_indicators`` warning when a box left out for its doubtful class
+    (``unsure``, as :func:`recover_missing_tile` takes them) lies beside the indicators the
+    grouping read: an indicator the score would miss. ``boxes`` gives where (none of them
+    is among the response's ``detections``). None when no such box."""
+    layout = grouped.get("layout") or {}
+    indicators = [*(layout.get("dora_indicators") or []), *(layout.get("ura_indicators") or [])]
+    dets: Sequence[dict[str, Any]] = request["detections"]
+    kept = {tuple(d["box"]) for d in dets}
+    face_up = [d for d in unsure if d["tile"] != FACE_DOWN and tuple(d["box"]) not in kept]
+    if not indicators or not face_up:
+        return None
+    marks = np.array([dets[i]["box"] for i in indicators], dtype=float)
+    size = float(np.median(np.maximum(marks[:, 2] - marks[:, 0], marks[:, 3] - marks[:, 1])))
+    boxes = np.array([d["box"] for d in face_up], dtype=float)
+    apart = np.linalg.norm(centres_of(boxes)[:, None] - centres_of(marks)[None], axis=2)
+    near = [
+        d for d, a in zip(face_up, apart.min(axis=1), strict=True) if a < NEAR_INDICATORS * size
+    ]
+    if not near:
+        return None
+    return {
+        "code": "unread_near_indicators",
+        "message": (
+            f"{len(near)} tile(s) beside the dora indicators could not be read: an indicator "
+            f"(dora or ura) may be missing from the hand; check them"
+        ),
+        "detections": [],
+        "tiles": [],
+        "boxes": [d["box"] for d in near],
+    }
+
+
 #: Outcomes of scoring a hand (``uncertain`` rows of the ``group`` response) that show the
 #: tiles form a winning hand: scored, or a win without a yaku (the context may lack riichi).
 WIN_OUTCOMES = (None, "no_yaku")
 #: Outcomes that show the hand as read cannot be what the photo shows: a player reveals a
-#: winning hand.
-NOT_A_WIN = ("not_a_win", "not_a_hand", "invalid_hand")
+#: winning hand, of real melds (``bad_meld``: a chi not in sequence, a pon of two kinds;
+#: on tuning seed 992002 a kan's 5m read 9m, its runner-up 5m) from one set of tiles
+#: (``fifth_copy``).
+NOT_A_WIN = ("not_a_win", "not_a_hand", "invalid_hand", "bad_meld", "fifth_copy")
 
 
 def _outcome(row: dict[str, Any]) -> str | None:
@@ -421,8 +589,21 @@ def mend(
         found.append({**added, "sideways": bool(sideways[-1])})
         plain = {k: v for k, v in added.items() if k != "recovered"}
         request = {**request, "detections": [*request["detections"], plain]}
+    else:
+        split = split_straddling_box(request, grouped, source, default_classifier(), group)
+        if split is not None:
+            i, first, second, grouped = split
+            dets = [*request["detections"][:i], first, *request["detections"][i + 1 :], second]
+            boxes = np.array([d["box"] for d in dets], dtype=float)
+            sideways = sideways_flags(Detections(boxes, np.ones(len(boxes)), np.zeros(len(boxes))))
+            found[i] = {**first, "sideways": bool(sideways[i]), "split": True}
+            found.append({**second, "sideways": bool(sideways[-1]), "split": True})
+            request = {**request, "detections": dets}
     fixed = read_for_win(request, grouped, group)
     if fixed is not None:
         i, changed, grouped = fixed
         found[i] = {**found[i], **changed, "was": found[i]["tile"]}
+    unread = unread_near_indicators(request, grouped, unsure)
+    if unread is not None:
+        grouped = {**grouped, "warnings": [*grouped["warnings"], unread]}
     return found, grouped

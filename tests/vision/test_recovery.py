@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from datasets.classes import CLASS_NAMES
+from tests.vision.grouping_layout import lay_out, to_detections
 from vision.api import group
 from vision.image_io import Photo
 from vision.recovery import (
@@ -15,6 +16,8 @@ from vision.recovery import (
     mend,
     read_for_win,
     recover_missing_tile,
+    split_straddling_box,
+    unread_near_indicators,
 )
 from vision.tile_classifier import CLASSIFIER_CLASSES
 
@@ -168,6 +171,27 @@ def test_an_uncertain_tile_is_read_as_the_candidate_that_makes_a_win() -> None:
     assert changed["candidates"][0]["tile"] == "4m"
 
 
+def test_a_meld_read_with_a_misnamed_tile_is_read_for_a_win() -> None:
+    # Tuning seed 992002: a called meld's tile read as another number (its runner-up the
+    # right one) makes a "meld" no player can call (bad_meld), not just no winning hand.
+    melds = [
+        {"kind": "pon", "tiles": ["5z"] * 3, "from": "left"},
+        {"kind": "chi", "tiles": ["2p", "3p", "4p"], "from": "left"},
+    ]
+    placed = lay_out(["2m", "2m", "2m", "4p", "0p", "6p", "4s"], "4s", melds, dora=["1m"])
+    dets = to_detections(placed)
+    i = next(k for k, p in enumerate(placed) if p.role == "meld" and p.tile == "3p")
+    misread = {"tile": "8p", "confidence": 0.4, "candidates": [{"tile": "3p", "confidence": 0.3}]}
+    dets[i] = {**dets[i], **misread}
+    request = {"width": 1200, "height": 1000, "detections": dets}
+    grouped = group(request)
+    assert grouped["hand"]["melds"][1]["tiles"] == "248p"
+    got = read_for_win(request, grouped, group)
+    assert got is not None and got[0] == i and got[1]["tile"] == "3p"
+    assert got[2]["hand"]["melds"][1] == {"kind": "chi", "tiles": "234p", "from": "left"}
+    assert "read_for_win" in [w["code"] for w in got[2]["warnings"]]
+
+
 def test_a_winning_hand_keeps_its_uncertain_tile() -> None:
     unsure = {"tile": "3m", "confidence": 0.45, "candidates": [{"tile": "4m", "confidence": 0.35}]}
     request = hand_request(t2=unsure)
@@ -270,3 +294,109 @@ def test_the_fuller_decode_is_made_once(monkeypatch: Any) -> None:
     assert decoded == []  # not before it is asked for
     assert hires() is hires()
     assert decoded == [vision.recognition.HIRES_LONG_SIDE]
+
+
+class ColourClassifier:
+    """Reads the class painted at the crop's middle (red over 100, green 3 x the class
+    index), ``none`` on the dark table: a stand-in for the crop classifier that tells
+    neighbouring tiles apart."""
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        out = np.full((len(crops), len(CLASSIFIER_CLASSES)), 0.001)
+        for k, crop in enumerate(crops):
+            red, green, _ = (int(v) for v in crop[crop.shape[0] // 2, crop.shape[1] // 2])
+            if red > 100:
+                out[k, round(green / 3)] = 0.95
+            else:
+                out[k, -1] = 0.99
+        return out
+
+
+def painted(request: dict[str, Any]) -> np.ndarray:
+    """A dark photo with each detection's tile painted for :class:`ColourClassifier`."""
+    img = np.zeros((300, 700, 3), np.uint8)
+    for d in request["detections"]:
+        x1, y1, x2, y2 = d["box"]
+        img[y1:y2, x1:x2] = (220, 3 * CLASS_NAMES.index(d["tile"]), 0)
+    return img
+
+
+def straddled() -> tuple[dict[str, Any], np.ndarray]:
+    """The hand with one box (read 4p) over its 4p and 5p, and the photo of every tile."""
+    request = hand_request()
+    img = painted(request)
+    dets = request["detections"]
+    merged = {"tile": "4p", "box": [120, 100, 190, 140], "confidence": 0.6}
+    return {**request, "detections": [*dets[:3], merged, *dets[5:]]}, img
+
+
+def test_a_box_across_two_tiles_is_read_as_both() -> None:
+    # Tuning seeds 992001-992004: 7 of the 26 hand rows read short had one box over two
+    # tiles; the row has no hole for recover_missing_tile to read.
+    request, img = straddled()
+    grouped = group(request)
+    assert grouped["hand"] is None
+    classifier = ColourClassifier()
+    assert recover_missing_tile(request, grouped, [], lambda: (img, 1.0), classifier, group) is None
+    got = split_straddling_box(request, grouped, lambda: (img, 1.0), classifier, group)
+    assert got is not None
+    index, first, second, again = got
+    assert index == 3 and (first["tile"], second["tile"]) == ("4p", "5p")
+    assert abs(first["box"][0] - 120) <= 2 and abs(second["box"][0] - 160) <= 2
+    assert again["hand"]["closed"] == "123m456p789s1112z"
+    split = [w for w in again["warnings"] if w["code"] == "split_tile"]
+    assert split and split[0]["detections"] == [3, len(request["detections"])]
+    # Both halves are less sure than LOW_CONFIDENCE: the grouping asks about them too.
+    asked = {i for w in again["warnings"] if w["code"] == "low_confidence" for i in w["detections"]}
+    assert {3, len(request["detections"])} <= asked
+
+
+def test_a_box_is_not_split_where_the_photo_shows_no_second_tile() -> None:
+    request, img = straddled()
+    img[100:140, 160:190] = 0  # the 5p is not there: the box is one tile, a hole beside it
+    grouped = group(request)
+    got = split_straddling_box(request, grouped, lambda: (img, 1.0), ColourClassifier(), group)
+    assert got is None
+
+
+def test_mend_lists_both_halves_of_a_split_box(monkeypatch: Any) -> None:
+    import vision.tile_classifier
+
+    request, img = straddled()
+    found = [{**d, "sideways": False} for d in request["detections"]]
+    monkeypatch.setattr(vision.tile_classifier, "default_classifier", ColourClassifier)
+    found, grouped = mend(lambda: Photo(img, 700, 300), request, group(request), [], found, group)
+    assert grouped["hand"]["closed"] == "123m456p789s1112z"
+    assert found[3]["tile"] == "4p" and found[3]["split"] and not found[3]["sideways"]
+    assert found[-1]["tile"] == "5p" and found[-1]["split"]
+    assert len(found) == len(request["detections"]) + 1
+
+
+def indicator_scene() -> tuple[dict[str, Any], dict[str, Any], list[float]]:
+    """A closed hand with one dora indicator: the request, its grouping, the indicator box."""
+    placed = lay_out(HAND, WIN, dora=["1m"])
+    request = {"width": 1200, "height": 1000, "detections": to_detections(placed)}
+    grouped = group(request)
+    (dora,) = grouped["layout"]["dora_indicators"]
+    return request, grouped, request["detections"][dora]["box"]
+
+
+def test_an_unread_tile_beside_the_indicators_is_warned() -> None:
+    # Tuning seed 992002: both ura indicators were left out for their doubtful class and
+    # the hand came back with no warning at all (a silent wrong score).
+    request, grouped, (x1, y1, x2, y2) = indicator_scene()
+    beside = {"tile": "3s", "box": [x2 + 1, y1, 2 * x2 - x1 + 1, y2], "confidence": 0.2}
+    warning = unread_near_indicators(request, grouped, [beside])
+    assert warning is not None and warning["code"] == "unread_near_indicators"
+    assert warning["boxes"] == [beside["box"]] and warning["detections"] == []
+    found = [{**d, "sideways": False} for d in request["detections"]]
+    _, mended = mend(never_decoded, request, grouped, [beside], found, group)
+    assert "unread_near_indicators" in [w["code"] for w in mended["warnings"]]
+
+
+def test_a_face_down_or_distant_unread_tile_is_not_warned() -> None:
+    # The dead wall's face-down tiles lie beside the dora indicator in every photo.
+    request, grouped, (x1, y1, x2, y2) = indicator_scene()
+    wall = {"tile": "x", "box": [x2 + 1, y1, 2 * x2 - x1 + 1, y2], "confidence": 0.2}
+    far = {"tile": "3s", "box": [x1 + 300, y1 - 300, x2 + 300, y2 - 300], "confidence": 0.2}
+    assert unread_near_indicators(request, grouped, [wall, far]) is None
