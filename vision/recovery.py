@@ -413,10 +413,10 @@ def split_straddling_box(
     if best_try is None:
         return None
     _, i, first, second = best_try
-    again = group({**request, "detections": [*dets[:i], first, *dets[i + 1 :], second]})
-    if again.get("hand") is None:
-        return None
-    again["warnings"].append(
+    again = _regrouped(
+        request,
+        [*dets[:i], first, *dets[i + 1 :], second],
+        group,
         {
             "code": "split_tile",
             "message": (
@@ -426,9 +426,24 @@ def split_straddling_box(
             ),
             "detections": [i, len(dets)],
             "tiles": [first["tile"], second["tile"]],
-        }
+        },
     )
-    return i, first, second, again
+    return None if again is None else (i, first, second, again)
+
+
+def _regrouped(
+    request: dict[str, Any],
+    dets: Sequence[dict[str, Any]],
+    group: Callable[[dict[str, Any]], dict[str, Any]],
+    warning: dict[str, Any],
+) -> dict[str, Any] | None:
+    """The grouping of ``request`` with ``dets`` as its detections, ``warning`` added; None
+    when it reads no hand (a mended reading is kept only when it makes a whole hand)."""
+    again = group({**request, "detections": list(dets)})
+    if again.get("hand") is None:
+        return None
+    again["warnings"].append(warning)
+    return again
 
 
 #: A box left out for its doubtful class (the classifier sure it is a face-up tile, not
@@ -538,10 +553,10 @@ def read_for_win(
         "confidence": min(float(old.get("confidence", 1.0)), max(p, 0.01)),
         "candidates": [{"tile": old["tile"], "confidence": old.get("confidence", 1.0)}, *others],
     }
-    again = group({**request, "detections": [*dets[:i], changed, *dets[i + 1 :]]})
-    if again.get("hand") is None:
-        return None
-    again["warnings"].append(
+    again = _regrouped(
+        request,
+        [*dets[:i], changed, *dets[i + 1 :]],
+        group,
         {
             "code": "read_for_win",
             "message": (
@@ -552,9 +567,9 @@ def read_for_win(
             "detections": [i],
             "tiles": [tile],
             "was": old["tile"],
-        }
+        },
     )
-    return i, changed, again
+    return None if again is None else (i, changed, again)
 
 
 def mend(
