@@ -174,6 +174,7 @@ def test_a_dora_taken_from_a_level_run_is_never_silent() -> None:
         ("three_dora_three_ura_one_run", "URA_SPLIT_LONG", False),
         ("ura_beside_dora_side_view_own_size", "URA_BESIDE_OWN", False),
         ("dora_beside_own_river_row", "RIVER_ASIDE_RISE", 0.0),
+        ("dora_on_dead_wall_beside_river_row", "CROWD_SPARES_DEAD_WALL", False),
     ],
 )
 def test_each_indicator_rule_is_what_reads_its_fixture(

@@ -402,6 +402,9 @@ def _indicator_bands(
             candidates
             and len(candidates[0].face_up) <= settings.MAX_INDICATORS
             and crowded(candidates[0])
+            # face-up tiles among face-down ones lie on a dead wall, never in a block of
+            # discards (a river row just beyond it can come that close across)
+            and not (settings.CROWD_SPARES_DEAD_WALL and _dead_wall(candidates[0]))
         ):
             crowd.extend(candidates[0].face_up)
             candidates = candidates[1:]

@@ -294,6 +294,13 @@ FRAME_MARGIN = 1.0
 #: 0: off.
 CROWD_RISE = 0.55
 
+#: ... except face-up tiles on a dead wall (face-down tiles in their run): a river row just
+#: beyond the dead wall can lie less than half a depth from its indicators
+#: across the table, but a block of discards holds no face-down tiles (study seed 770009:
+#: three dora on a dead wall, a river's short row 0.5 of a depth beyond, read as none).
+#: False: such indicators are crowded out too.
+CROWD_SPARES_DEAD_WALL = True
+
 #: Penalty of a standing/flat split other than the one the boxes suggest, and how many
 #: such splits (gaps) are tried.
 P_SPLIT = 0.3
