@@ -223,3 +223,22 @@ def test_the_median_of_a_runs_few_values_is_numpys() -> None:
         for _ in range(50):
             values = rng.normal(size=n) * rng.uniform(0.1, 1000)
             assert _median(values) == float(np.median(values))
+
+
+def test_a_lone_run_just_beyond_the_reach_is_read_as_dora(monkeypatch) -> None:
+    """Two tiles a little beyond the indicators' reach, the only face-up tiles above the hand:
+    read as the dora, named (without FAR_LONE_RUN: named only); beyond a wall they stay
+    discards (test_grouping: a face-up tile beyond the wall is a discard)."""
+    from tests.vision.grouping_layout import wall
+
+    monkeypatch.setattr(settings, "SCORER_OVERRIDE", 0.0)  # the rule alone
+    lone = [Placed("7p", 2.0, 4.6, False, "x"), Placed("3s", 2.75, 4.6, False, "x")]
+    out = group(_request([*lay_out(CLOSED, "2z"), *lone]))
+    assert out["hand"]["dora_indicators"] == ["7p", "3s"]
+    assert out["hand"]["closed"] == "123m456p789s1122z"
+    warning = next(w for w in out["warnings"] if w["code"] == "possible_indicators")
+    assert warning["tiles"] == ["7p", "3s"]
+    walled = group(_request([*lay_out(CLOSED, "2z"), *wall(0.0, 2.0, 8), *lone]))
+    assert walled["hand"]["dora_indicators"] == []
+    monkeypatch.setattr(settings, "FAR_LONE_RUN", False)
+    assert group(_request([*lay_out(CLOSED, "2z"), *lone]))["hand"]["dora_indicators"] == []

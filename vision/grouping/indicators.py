@@ -440,6 +440,30 @@ def _indicator_bands(
                     and not is_river(r)
                 )
             ]
+            lone = [r for r in far if len(r.dets) == len(r.face_up)]
+            if (
+                settings.FAR_LONE_RUN
+                and len(lone) == 1
+                and len(lone[0].face_up) == face_up_total
+                and not _dead_wall(lone[0])
+                and not behind_wall(lone[0])
+            ):
+                # The only face-up tiles above the hand, a short run just beyond the reach
+                # (the hand's depth, standing tiles seen from low down, understates how far
+                # flat tiles lie): nothing else there to be the indicators. Named. Beyond a
+                # player's wall it stays a discard (the wall stands between it and the hand).
+                return (
+                    lone[0],
+                    [lone[0]],
+                    [
+                        GroupingWarning(
+                            "possible_indicators",
+                            "the only face-up tiles above the hand lie a little beyond the reach "
+                            "of indicators: they are read as the dora indicators",
+                            lone[0].face_up,
+                        )
+                    ],
+                )
             if far:
                 return (
                     None,

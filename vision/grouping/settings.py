@@ -130,6 +130,12 @@ DEAD_WALL_REACH = 6.0
 #: possible indicators.
 FAR_INDICATOR_REACH = 5.5
 
+#: ... and when that short run (face-up tiles alone) holds every face-up tile above the hand
+#: and no wall stands between it and the hand (face-up tiles beyond a player's wall are
+#: discards), it is read as the dora, named (study seed 770011: two dora 4.4 hand depths
+#: above a standing hand, nothing else face up, read as none). False: never read.
+FAR_LONE_RUN = True
+
 URA_REACH = 2.0
 
 #: Distances above the hand are measured in the hand tiles' depth, or in this share of the
