@@ -37,6 +37,7 @@ from datasets.classes import BACK, CLASS_NAMES
 from vision.boxes import box_iou_batch
 from vision.detections import Detections
 from vision.image_io import Photo
+from vision.recognition import FACE_DOWN, sideways_flags
 from vision.rows import centres_of
 from vision.tile_classifier import TileClassifier, crop_tiles
 
@@ -262,38 +263,49 @@ def _as_detection(c: Candidate) -> dict[str, Any]:
     }
 
 
+def _least_penalty(
+    request: dict[str, Any], tries: Sequence[tuple[Sequence[dict[str, Any]], Sequence[int]]]
+) -> tuple[float, int] | None:
+    """Of the first :data:`MAX_TRIES` readings (the request's detections as mended, and the
+    mended ones' indices), the one grouped as a whole hand holding every mended detection,
+    with the lowest penalty: ``(penalty, its index in tries)``.
+
+    Each try is grouped alone (no what-if scoring, which regroups once per candidate of
+    every uncertain tile: seconds on a doubtful photo); the caller makes the full response
+    of the chosen one only.
+    """
+    from vision.grouping import group_detections, parse_detection
+
+    width, height = float(request["width"]), float(request["height"])
+    best: tuple[float, int] | None = None
+    for k, (dets, mended) in enumerate(tries[:MAX_TRIES]):
+        parsed = [parse_detection(d, j) for j, d in enumerate(dets)]
+        result = group_detections(parsed, width=width, height=height)
+        if result.best is None or result.hand() is None:
+            continue
+        used = {t.det for t in result.best.order} | {t.stacked for t in result.best.order}
+        if not used.issuperset(mended):
+            continue
+        if best is None or result.best.penalty < best[0]:
+            best = (result.best.penalty, k)
+    return best
+
+
 def _best_completion(
     request: dict[str, Any],
     tries: Sequence[dict[str, Any]],
     group: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> tuple[float, dict[str, Any], dict[str, Any]] | None:
     """Of the first :data:`MAX_TRIES` detections, the one whose addition reads as a whole
-    hand (holding it) with the lowest penalty: ``(penalty, detection, grouping)``.
-
-    Each try is grouped alone (no what-if scoring, which regroups once per candidate of
-    every uncertain tile: seconds on a doubtful photo); ``group`` makes the full response
-    of the chosen one only.
-    """
-    from vision.grouping import group_detections, parse_detection
-
+    hand (holding it) with the lowest penalty (:func:`_least_penalty`): ``(penalty,
+    detection, grouping)``; ``group`` makes the full response of the chosen one only."""
     dets = request["detections"]
-    width, height = float(request["width"]), float(request["height"])
-    best: tuple[float, dict[str, Any]] | None = None
-    for added in tries[:MAX_TRIES]:
-        parsed = [parse_detection(d, k) for k, d in enumerate([*dets, added])]
-        result = group_detections(parsed, width=width, height=height)
-        if result.best is None or result.hand() is None:
-            continue
-        order = result.best.order
-        if len(dets) not in [t.det for t in order] + [t.stacked for t in order]:
-            continue
-        if best is None or result.best.penalty < best[0]:
-            best = (result.best.penalty, added)
+    best = _least_penalty(request, [([*dets, added], [len(dets)]) for added in tries])
     if best is None:
         return None
-    penalty, added = best
-    again = group({**request, "detections": [*dets, added]})
-    return (penalty, added, again) if again.get("hand") is not None else None
+    penalty, k = best
+    again = group({**request, "detections": [*dets, tries[k]]})
+    return (penalty, tries[k], again) if again.get("hand") is not None else None
 
 
 def recover_missing_tile(
@@ -378,8 +390,6 @@ def split_straddling_box(
     grouping holds a whole hand with both halves with the lowest penalty kept. Both halves
     are warned (``split_tile``) and kept below the grouping's LOW_CONFIDENCE.
     """
-    from vision.grouping import group_detections, parse_detection
-
     if classifier is None or not is_one_short(grouped):
         return None
     dets: Sequence[dict[str, Any]] = request["detections"]
@@ -397,25 +407,17 @@ def split_straddling_box(
         if is_tile(a) and is_tile(b)
     ]
     readings.sort(key=lambda r: -r[0])
-    best_try: tuple[float, int, dict[str, Any], dict[str, Any]] | None = None
-    for _, i, (a, b) in readings[:MAX_TRIES]:
-        first, second = _as_detection(a), _as_detection(b)
-        tried = [*dets[:i], first, *dets[i + 1 :], second]
-        parsed = [parse_detection(d, k) for k, d in enumerate(tried)]
-        result = group_detections(parsed, width=width, height=height)
-        if result.best is None or result.hand() is None:
-            continue
-        used = {t.det for t in result.best.order} | {t.stacked for t in result.best.order}
-        if i not in used or len(dets) not in used:
-            continue
-        if best_try is None or result.best.penalty < best_try[0]:
-            best_try = (result.best.penalty, i, first, second)
-    if best_try is None:
+    splits = [(i, _as_detection(a), _as_detection(b)) for _, i, (a, b) in readings[:MAX_TRIES]]
+    tried = [[*dets[:i], first, *dets[i + 1 :], second] for i, first, second in splits]
+    best = _least_penalty(
+        request, [(t, [i, len(dets)]) for t, (i, _, _) in zip(tried, splits, strict=True)]
+    )
+    if best is None:
         return None
-    _, i, first, second = best_try
+    i, first, second = splits[best[1]]
     again = _regrouped(
         request,
-        [*dets[:i], first, *dets[i + 1 :], second],
+        tried[best[1]],
         group,
         {
             "code": "split_tile",
@@ -452,9 +454,6 @@ def _regrouped(
 #: of the 87 wrong hands (one with no other warning: both ura indicators unread) and in 5 of
 #: the 302 right ones; on 992005-992006 in 7 of 24 and 2 of 164.
 NEAR_INDICATORS = 1.2
-#: A face-down tile in the response (``vision.recognition.FACE_DOWN``): the dead wall's
-#: face-down tiles lie beside the dora indicators in every photo.
-FACE_DOWN = "x"
 
 
 def unread_near_indicators(
@@ -468,6 +467,7 @@ def unread_near_indicators(
     indicators = [*(layout.get("dora_indicators") or []), *(layout.get("ura_indicators") or [])]
     dets: Sequence[dict[str, Any]] = request["detections"]
     kept = {tuple(d["box"]) for d in dets}
+    # The dead wall's face-down tiles lie beside the dora indicators in every photo.
     face_up = [d for d in unsure if d["tile"] != FACE_DOWN and tuple(d["box"]) not in kept]
     if not indicators or not face_up:
         return None
@@ -586,22 +586,23 @@ def mend(
     a recovered tile appended, a re-read tile renamed with ``was``) and the grouping.
     ``hires`` gives the photo's fuller decode (:func:`vision.recognition.hires_photo`:
     decoded once, shared with the detection step), read only when a hole must be read."""
-    from vision.recognition import sideways_flags
     from vision.tile_classifier import default_classifier
 
     def source() -> tuple[np.ndarray, float]:
         photo = hires()
         return photo.pixels, 1.0 / photo.scale
 
+    def sideways_of(dets: Sequence[dict[str, Any]]) -> np.ndarray:
+        # Sideways as every other box of the response is judged: against the photo's
+        # typical tile shape (a portrait photo's upright tiles are wider than tall).
+        boxes = np.array([d["box"] for d in dets], dtype=float)
+        return sideways_flags(Detections(boxes, np.ones(len(boxes)), np.zeros(len(boxes))))
+
     found = list(found)
     recovered = recover_missing_tile(request, grouped, unsure, source, default_classifier(), group)
     if recovered is not None:
         added, grouped = recovered
-        # Sideways as every other box of the response is judged: against the photo's
-        # typical tile shape (a portrait photo's upright tiles are wider than tall).
-        boxes = np.array([*(d["box"] for d in found), added["box"]], dtype=float)
-        sideways = sideways_flags(Detections(boxes, np.ones(len(boxes)), np.zeros(len(boxes))))
-        found.append({**added, "sideways": bool(sideways[-1])})
+        found.append({**added, "sideways": bool(sideways_of([*found, added])[-1])})
         plain = {k: v for k, v in added.items() if k != "recovered"}
         request = {**request, "detections": [*request["detections"], plain]}
     else:
@@ -609,8 +610,7 @@ def mend(
         if split is not None:
             i, first, second, grouped = split
             dets = [*request["detections"][:i], first, *request["detections"][i + 1 :], second]
-            boxes = np.array([d["box"] for d in dets], dtype=float)
-            sideways = sideways_flags(Detections(boxes, np.ones(len(boxes)), np.zeros(len(boxes))))
+            sideways = sideways_of(dets)
             found[i] = {**first, "sideways": bool(sideways[i]), "split": True}
             found.append({**second, "sideways": bool(sideways[-1]), "split": True})
             request = {**request, "detections": dets}
