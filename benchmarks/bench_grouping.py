@@ -77,7 +77,7 @@ def scenes(args: argparse.Namespace):
                 yield f.stem, truth
         return
     from datasets.art import load_styles
-    from datasets.synth import render_sample
+    from datasets.synth import parse_size, render_sample
 
     cache = Path(args.cache) / f"s{args.seed}_{args.size}" if args.cache else None
     styles = None
@@ -88,7 +88,7 @@ def scenes(args: argparse.Namespace):
             yield name, json.loads(cached.read_text())
             continue
         styles = styles or load_styles(None)
-        sample = render_sample(args.seed, index, (args.size, args.size), styles)
+        sample = render_sample(args.seed, index, parse_size(args.size), styles)
         if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps(sample.truth))
@@ -99,7 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=500, help="scenes to render")
     parser.add_argument("--seed", type=int, default=880001, help="generator seed (not training)")
-    parser.add_argument("--size", type=int, default=960, help="long side of rendered scenes")
+    parser.add_argument(
+        "--size",
+        default="960",
+        help="long side of rendered scenes, or a range LO-HI drawn per scene "
+        "(the held-out set is 1024-2048)",
+    )
     parser.add_argument("--truth", help="a folder of truth JSON instead of rendering")
     parser.add_argument("--show", type=int, default=5, help="failures to print")
     parser.add_argument(
