@@ -114,6 +114,17 @@ class _Scored:
         return (self.base, self.total_han, self.fu)
 
 
+def _fewest_indicators(req: ScoreRequest) -> int:
+    """The dora indicators the table shows at least: the first, and one more for each of the
+    winner's kans (other players' kans add more, unseen here). An open kan's indicator is
+    turned only after its replacement tile is discarded in some rules (Tenhou), so a win on
+    that tile (rinshan) may not show it yet: all 11 such wins among the Tenhou corpus's
+    kan hands show one indicator fewer, and no other win does (the test on the corpus)."""
+    kans = sum(m.is_kan for m in req.melds)
+    open_kan = any(m.is_kan and m.is_open for m in req.melds)
+    return 1 + kans - int("rinshan" in req.flags and open_kan)
+
+
 def _dora(req: ScoreRequest, ctx: WinContext, rs: Ruleset, warnings: Warnings) -> Yaku:
     """Dora, ura dora and red fives as ``(id, han)`` items (han > 0 only)."""
     counts = [0] * NUM_KINDS
@@ -124,6 +135,15 @@ def _dora(req: ScoreRequest, ctx: WinContext, rs: Ruleset, warnings: Warnings) -
     out: list[tuple[str, int]] = []
     if rs.dora and req.dora_indicators:
         indicators = req.dora_indicators
+        fewest = _fewest_indicators(req)
+        if rs.kan_dora and len(indicators) < fewest:
+            warnings.append(
+                (
+                    "kan_dora_missing",
+                    f"the hand's own kans turned at least {fewest} dora indicators, only "
+                    f"{len(indicators)} given: a kan dora indicator may be missing",
+                )
+            )
         if not rs.kan_dora and len(indicators) > 1:
             warnings.append(
                 ("kan_dora_ignored", f"ruleset {rs.id!r} has no kan dora: only the first counts")

@@ -203,6 +203,9 @@ def mismatches(rec: dict[str, Any], got: dict[str, Any]) -> list[str]:
         out.append(f"points {got['points']} != {rec['expected']['points']}")
     if got["deltas"] != exp.deltas:
         out.append(f"deltas {got['deltas']} != {exp.deltas}")
+    # Tenhou's records show every indicator on the table: a real win never lacks one.
+    missing = [w["message"] for w in got.get("warnings", ()) if w["code"] == "kan_dora_missing"]
+    out.extend(f"kan_dora_missing: {m}" for m in missing)
     return out
 
 
