@@ -129,3 +129,21 @@ def test_every_grouping_warning_has_a_short_label_in_every_language() -> None:
         own = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
         missing = codes - set(own.get("warnings", {}))
         assert not missing, f"{lang}: warning codes without a label: {sorted(missing)}"
+
+
+def test_every_score_warning_has_a_label_in_every_language() -> None:
+    """The score's warnings are shown as the language's label, then the engine's English
+    sentence: each code the scoring engine emits needs a label in each language's own file."""
+    import re
+    from pathlib import Path
+
+    import scoring
+
+    package = Path(scoring.__file__).parent
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted(package.rglob("*.py")))
+    codes = set(re.findall(r'warnings\.append\(\s*\(\s*"([a-z_]+)"', source)) | {"assumed"}
+    assert {"ura_ignored", "kan_dora_missing", "pao_ignored"} <= codes
+    for lang in LANGUAGES:
+        own = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+        missing = codes - set(own.get("warnings", {}))
+        assert not missing, f"{lang}: score warning codes without a label: {sorted(missing)}"
