@@ -14,7 +14,9 @@ Figures:
    tile, dora and ura indicators) is recovered exactly;
 2. damaged boxes: every coordinate moved by up to 10% of the box's size (uniform), then 3% of
    the tiles dropped or duplicated (half each; a duplicate is jittered again). A wrong hand
-   must carry at least one warning: the figure is the number of *silent* wrong hands.
+   must carry at least one warning: the figure is the number of *silent* wrong hands. Beside
+   it, how many of those only lack dora or ura indicators that the damage dropped without a
+   trace (the last of a run, a lone ura): no reading of the boxes could notice those.
 """
 
 from __future__ import annotations
