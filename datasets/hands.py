@@ -178,27 +178,30 @@ def _meld_of(rng: np.random.Generator, kind: int, is_run: bool, counts: list[int
 def _redden(rng: np.random.Generator, hand: LaidHand, p_red: float) -> LaidHand:
     """Turn one five per suit red (as in games with red fives), wherever it sits."""
     conc = list(hand.concealed)
-    win = hand.win_tile
+    win = [hand.win_tile]
     melds = [list(m.tiles) for m in hand.melds]
+    places = [conc, win, *melds]
+
+    def fives(suit: str) -> list[tuple[list, int]]:
+        return [(p, i) for p in places for i, t in enumerate(p) if t == "5" + suit]
+
+    def turn_one(spots: list[tuple[list, int]], suit: str) -> None:
+        place, i = spots[int(rng.integers(len(spots)))]
+        place[i] = "0" + suit
+
     for suit in "mps":
         if rng.random() >= p_red:
             continue
-        spots: list[tuple[str, int, int]] = [
-            ("c", i, 0) for i, t in enumerate(conc) if t == "5" + suit
-        ]
-        if win == "5" + suit:
-            spots.append(("w", 0, 0))
-        for mi, tiles in enumerate(melds):
-            spots += [("m", mi, j) for j, t in enumerate(tiles) if t == "5" + suit]
-        if not spots:
-            continue
-        where, a, b = spots[int(rng.integers(len(spots)))]
-        if where == "c":
-            conc[a] = "0" + suit
-        elif where == "w":
-            win = "0" + suit
-        else:
-            melds[a][b] = "0" + suit
+        if spots := fives(suit):
+            turn_one(spots, suit)
+    reds = {t[1] for p in places for t in p if t and t[0] == "0"}
+    for suit in "mps" if reds else ():
+        # A game with red fives has one per suit: a hand holding all four fives of a suit
+        # (a kan) holds its red one. (Other hands draw nothing more here, so every other
+        # sample of a seed stays as it was.)
+        if suit not in reds and len(spots := fives(suit)) == 4:
+            turn_one(spots, suit)
+    win = win[0]
     new_melds = tuple(
         LaidMeld(m.kind, tuple(t), m.source, m.sideways, m.face_down, m.stacked_on)
         for m, t in zip(hand.melds, melds, strict=True)

@@ -27,6 +27,22 @@ def test_tile_counts_and_red_fives_are_possible() -> None:
         assert all(c == 1 for c in reds.values()), h
 
 
+def test_a_hand_with_red_fives_holding_all_four_fives_of_a_suit_holds_its_red() -> None:
+    # A game with red fives has one per suit, so four fives of a suit include it (the
+    # grouping reads a closed kan of fives that way).
+    held = 0
+    for h in _hands(6000, seed=11):
+        tiles = h.all_tiles()
+        if not any(t[0] == "0" for t in tiles):
+            continue  # maybe a game without red fives
+        for suit in "mps":
+            fives = [t for t in tiles if t in ("5" + suit, "0" + suit)]
+            if len(fives) == 4:
+                held += 1
+                assert "0" + suit in fives, h
+    assert held >= 5  # the case really occurs in this sample
+
+
 def test_called_tile_lies_where_it_came_from() -> None:
     seen = Counter()
     for h in _hands():
