@@ -82,13 +82,12 @@ def without_dropped_indicators(
     simply gone: a silent wrong hand equal to it lost an indicator that left no trace (the
     last of a run, or a lone ura), which no reading of the layout can notice."""
     labelled = [t for t in truth["tiles"] if t["labelled"]]
-    out = {**want, "dora_indicators": list(want["dora_indicators"])}
-    out["ura_indicators"] = list(want["ura_indicators"])
+    kept = {role: list(want[f"{role}_indicators"]) for role in ("dora", "ura")}
     for k in dropped:
-        key = {"dora": "dora_indicators", "ura": "ura_indicators"}.get(labelled[k]["role"])
-        if key and labelled[k]["class"] in out[key]:
-            out[key].remove(labelled[k]["class"])
-    return out
+        tile = labelled[k]
+        if tile["role"] in kept and tile["class"] in kept[tile["role"]]:
+            kept[tile["role"]].remove(tile["class"])
+    return {**want, "dora_indicators": kept["dora"], "ura_indicators": kept["ura"]}
 
 
 def scenes(args: argparse.Namespace):
