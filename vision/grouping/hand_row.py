@@ -332,6 +332,59 @@ def _read_row_splits(
     return min(runs, key=lambda r: min(g.penalty for g in r[0]))
 
 
+StackVariant = tuple[dict[int, tuple[int, float]], float, list[GroupingWarning]]
+
+
+def _stack_variants(
+    geo: RowGeometry,
+    dets: Sequence[Detection],
+    attached: dict[int, tuple[int, float]],
+    loose: list[tuple[int, int]],
+    up_sign: float,
+) -> list[StackVariant]:
+    """The ways to read the tiles beyond sideways meld tiles: ``(stacks, penalty, warnings)``.
+
+    A loose tile of the meld's own kind (:func:`_unattached_stacks`) is read both ways:
+    stacked (an added kan) and not; leaving it out costs a little (a tile of the meld's kind
+    left unexplained). An added kan's tile is a fourth copy of the pon's tiles, so an attached
+    tile of another kind is something else lying beyond the meld (a discard, an indicator):
+    each reading is also taken with it left out, named as a possible added kan. Both choices
+    combine: near 45 degrees an indicator can lie where an added tile would, on one sideways
+    tile, while the real added tile, loose, lies beyond the same or another one.
+    """
+    unlike = {
+        k
+        for k, (i, _) in attached.items()
+        if settings.KAKAN_SAME_KIND and _kind(dets[i].tile) != _kind(dets[geo.members[k]].tile)
+    }
+    addable: dict[int, tuple[int, float]] = {}
+    for h, i in loose:
+        k = geo.members.index(h)
+        if k not in addable and _kind(dets[h].tile) == _kind(dets[i].tile):
+            addable[k] = (i, up_sign)
+    unlike_warn = GroupingWarning(
+        "possible_kakan",
+        "a tile of another kind lies on a sideways meld tile's far side: "
+        "it is read as not stacked on it (an added kan adds a fourth copy)",
+        tuple(i for k in sorted(unlike) for i in (geo.members[k], attached[k][0])),
+    )
+    variants: list[StackVariant] = []
+    seen: list[dict[int, tuple[int, float]]] = []
+    for drop in (False, True) if unlike else (False,):
+        base = {k: v for k, v in attached.items() if not (drop and k in unlike)}
+        for add in (False, True) if addable else (False,):
+            stacks = dict(base)
+            if add:
+                stacks.update({k: v for k, v in addable.items() if k not in stacks})
+            left_out = sum(1 for k, v in addable.items() if stacks.get(k) != v)
+            if stacks in seen:
+                continue
+            seen.append(stacks)
+            pen = settings.P_LOOSE_STACK * (left_out + (len(unlike) if drop else 0))
+            variants.append((stacks, pen, [unlike_warn] if drop else []))
+    return variants
+
+
 def _read_row(
     members: list[int],
     dets: Sequence[Detection],
@@ -397,45 +450,7 @@ def _read_row(
             if loose
             else []
         )
-        # A loose tile of the meld's own kind is read both ways: stacked (an added kan) and
-        # not; leaving it out costs a little (a tile of the meld's kind left unexplained).
-        variants: list[tuple[dict[int, tuple[int, float]], float, list[GroupingWarning]]] = [
-            (attached, 0.0, [])
-        ]
-        extra = dict(attached)
-        for h, i in loose:
-            k = geo.members.index(h)
-            if k not in extra and _kind(dets[h].tile) == _kind(dets[i].tile):
-                extra[k] = (i, up_sign)
-        if len(extra) > len(attached):
-            variants = [
-                (attached, settings.P_LOOSE_STACK * (len(extra) - len(attached)), []),
-                (extra, 0.0, []),
-            ]
-        # An added kan's tile is a fourth copy of the pon's tiles: a tile of another kind on
-        # a sideways tile's far side is something else lying beyond the meld (a discard, an
-        # indicator). Also read with it left out, named as a possible added kan.
-        unlike = [
-            k
-            for k, (i, _) in attached.items()
-            if settings.KAKAN_SAME_KIND and _kind(dets[i].tile) != _kind(dets[geo.members[k]].tile)
-        ]
-        if unlike:
-            kept_stacks = {k: v for k, v in attached.items() if k not in unlike}
-            variants.append(
-                (
-                    kept_stacks,
-                    settings.P_LOOSE_STACK * len(unlike),
-                    [
-                        GroupingWarning(
-                            "possible_kakan",
-                            "a tile of another kind lies on a sideways meld tile's far side: "
-                            "it is read as not stacked on it (an added kan adds a fourth copy)",
-                            tuple(i for k in unlike for i in (geo.members[k], attached[k][0])),
-                        )
-                    ],
-                )
-            )
+        variants = _stack_variants(geo, dets, attached, loose, up_sign)
         for stacks, variant_pen, variant_warn in variants:
             stacked_dets = {det for det, _ in stacks.values()}
             others = [i for i in others_all if i not in stacked_dets]
