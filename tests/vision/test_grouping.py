@@ -535,6 +535,30 @@ def test_a_tile_of_another_kind_on_a_called_tile_is_no_added_kan() -> None:
     assert "3p" in warning["tiles"]
 
 
+@pytest.mark.parametrize("angle", [40, 45, 50])
+def test_a_tile_beyond_a_chi_does_not_hide_an_added_kan_near_45_degrees(angle: float) -> None:
+    """Near 45 degrees the boxes cannot show which tiles lie sideways, and an added kan's
+    tile is only loosely beyond its called tile. A tile of another kind lying beyond the
+    chi's called tile is left out as no added tile, and the loose 5z is still stacked: the
+    added kan stays an added kan (both doubts named)."""
+    from tests.vision.grouping_layout import Placed
+
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "2z"]
+    melds = [
+        {"kind": "kakan", "tiles": ["5z"] * 4, "from": "left"},
+        {"kind": "chi", "tiles": ["7s", "8s", "9s"], "from": "left"},
+    ]
+    placed = lay_out(concealed, "2z", melds, dora=["3m"])
+    called = next(p for p in placed if p.sideways and p.tile == "7s")
+    out = _run([*placed, Placed("9p", called.x, 1.4, False, "other")], angle=angle)
+    assert out["hand"]["melds"] == [
+        {"kind": "kakan", "tiles": "5555z", "from": "left"},
+        {"kind": "chi", "tiles": "789s", "from": "left"},
+    ]
+    kakan_doubts = [w for w in out["warnings"] if w["code"] == "possible_kakan"]
+    assert any("9p" in w["tiles"] for w in kakan_doubts)
+
+
 def test_a_face_up_tile_beyond_the_wall_is_a_discard(monkeypatch: pytest.MonkeyPatch) -> None:
     """A player's wall stands between the hand and the river: a lone face-up tile beyond
     it is not a dora indicator (named as a possible one); without the wall it would be.
