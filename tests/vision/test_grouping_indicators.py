@@ -110,6 +110,27 @@ def test_ura_seen_from_across_the_table_are_read_in_their_own_depth() -> None:
         assert out["hand"]["closed"] == "123m456p789s1122z"
 
 
+def test_ura_off_a_dead_wall_seen_from_across_reach_further_in_their_own_depth() -> None:
+    """Dora turned up on a dead wall stand a tier higher than the ura laid on the table:
+    seen from across the table, an ura one row on them lies up to about 1.9 of the rows' own
+    depths away. So far above loose dora the tile is no ura (named as near the indicators)."""
+    for wall, ura in ((True, ["3s"]), (False, [])):
+        placed = [
+            *lay_out(CLOSED, "2z"),
+            Placed("7p", 5.0, 1.8, False, "x"),
+            Placed("3s", 5.0, 1.8 + 1.6, False, "x"),
+        ]
+        if wall:
+            placed += [Placed("x", x, 1.8, False, "x") for x in (3.5, 4.25, 5.75, 6.5)]
+        dets = to_detections(placed, tilt=-0.1, centre=(800.0, 1100.0))
+        out = group({"width": 1600, "height": 1400, "detections": dets})
+        assert out["hand"]["dora_indicators"] == ["7p"]
+        assert out["hand"]["ura_indicators"] == ura
+        assert out["hand"]["closed"] == "123m456p789s1122z"
+        if not ura:
+            assert "tiles_near_indicators" in [w["code"] for w in out["warnings"]]
+
+
 def test_two_tiles_a_space_apart_in_one_run_are_dora_and_ura(monkeypatch) -> None:
     """Two tiles linked into one run but a space apart (centre step 1.2 of their width): one
     dora and one ura laid beside it, read so and named; touching, they are two dora."""

@@ -691,7 +691,8 @@ def _indicator_bands(
             # than its tiles: in the rows' own depth and size, ura lie one row on the dora.
             own = (run.rise_px - dora.rise_px) / ((run.depth_px + dora.depth_px) / 2)
             size = max(1.0, (run.size + dora.size) / 2)
-            above = own <= settings.URA_OWN_RISE and shift / size < align
+            reach = settings.URA_OWN_RISE_WALL if _dead_wall(dora) else settings.URA_OWN_RISE
+            above = own <= reach and shift / size < align
         if not (beside or above):
             if (
                 len(run.face_up) == len(dora.face_up)

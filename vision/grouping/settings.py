@@ -172,6 +172,12 @@ URA_ALIGN_WALL = 1.6
 #: tuning seeds: ura up to 1.3 off a dead wall, 1.86 on one). 0: off.
 URA_OWN_RISE = 1.4
 
+#: ... on a dead wall (face-down tiles around the dora), where the dora stand a tier higher
+#: than the ura on the table: the own-depth rise reaches 1.86 there (tuning seeds, see
+#: URA_OWN_RISE). Study seeds 770022-770023: three single ura 1.42-1.73 own depths off a
+#: dead wall, seen from across the table, were left out. URA_OWN_RISE: as off a wall.
+URA_OWN_RISE_WALL = 1.9
+
 #: Runs level with the chosen dora further along (the dora are taken as the left one) are
 #: named ``possible_indicators``: the boxes do not tell which run is the dora. False: off.
 WARN_LEVEL_RUNS = True
