@@ -651,6 +651,9 @@ def _indicator_bands(
         )
 
     possible: list[_Run] = []
+    # Dora on a dead wall stand a tier higher than ura on the table (see URA_ALIGN_WALL and
+    # URA_OWN_RISE_WALL below).
+    on_wall = _dead_wall(dora)
     for run in runs if ura is None and ura_allowed else ():
         if run is dora or not run.face_up:
             continue
@@ -682,7 +685,7 @@ def _indicator_bands(
         rise, shift = run.height - dora.height, abs(run.start - dora.start)
         # Dora on a dead wall stand a tier higher than ura on the table: seen from the side
         # the height shifts them along further. Seen from low down, ura lie just above.
-        align = settings.URA_ALIGN_WALL if _dead_wall(dora) else settings.URA_ALIGN
+        align = settings.URA_ALIGN_WALL if on_wall else settings.URA_ALIGN
         above = (0.3 <= rise <= settings.URA_REACH and shift < align) or (
             settings.URA_LOW_RISE <= rise < 0.3 and shift < 0.5
         )
@@ -691,7 +694,7 @@ def _indicator_bands(
             # than its tiles: in the rows' own depth and size, ura lie one row on the dora.
             own = (run.rise_px - dora.rise_px) / ((run.depth_px + dora.depth_px) / 2)
             size = max(1.0, (run.size + dora.size) / 2)
-            reach = settings.URA_OWN_RISE_WALL if _dead_wall(dora) else settings.URA_OWN_RISE
+            reach = settings.URA_OWN_RISE_WALL if on_wall else settings.URA_OWN_RISE
             above = own <= reach and shift / size < align
         if not (beside or above):
             if (
