@@ -216,6 +216,7 @@ def test_each_indicator_rule_is_what_reads_its_fixture(
     ("name", "setting", "value"),
     [
         ("dora_and_ura_pair_linked_side_view", "URA_PAIR_SPREAD", float("inf")),
+        ("dora_and_ura_pair_alone", "URA_PAIR_ALONE_STEP", float("inf")),
         ("ura_beside_dora_tilted_line", "URA_NEAR_RISE", 0.0),
     ],
 )
@@ -263,3 +264,23 @@ def test_a_lone_run_just_beyond_the_reach_is_read_as_dora(monkeypatch) -> None:
     assert walled["hand"]["dora_indicators"] == []
     monkeypatch.setattr(settings, "FAR_LONE_RUN", False)
     assert group(_request([*lay_out(CLOSED, "2z"), *lone]))["hand"]["dora_indicators"] == []
+
+
+@pytest.mark.parametrize(("space", "doubted"), [(1.0, False), (1.4, True)])
+def test_two_dora_alone_a_space_apart_may_be_a_dora_and_its_ura(
+    space: float, doubted: bool
+) -> None:
+    """Two face-up tiles alone above the hand, turned 20 degrees and foreshortened: their
+    boxes link them into one run of two dora however far apart. Touching, they are two dora
+    with no doubt (the common clean photo); a third of a tile apart, with no other row to
+    compare their spacing with, the second is named as a possible ura (URA_PAIR_ALONE_STEP)."""
+    from tests.vision.grouping_layout import W
+
+    pair = [Placed("3m", 1.0, 1.6, False, "x"), Placed("9p", 1.0 + space * W, 1.6, False, "x")]
+    placed = [*lay_out(CLOSED, "2z"), *pair]
+    out = group(
+        {"width": 1200, "height": 1000, "detections": to_detections(placed, angle=20, tilt=0.2)}
+    )
+    assert out["hand"]["dora_indicators"] == ["3m", "9p"]
+    named = [t for w in out["warnings"] if w["code"] == "possible_ura" for t in w["tiles"]]
+    assert named == (["3m", "9p"] if doubted else [])

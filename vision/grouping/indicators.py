@@ -736,8 +736,9 @@ def _indicator_bands(
         warnings.append(
             GroupingWarning(
                 "possible_ura",
-                "two dora indicators lie further apart than the other rows' touching tiles: "
-                "the second may be an ura laid beside the first",
+                "two dora indicators lie further apart than the other rows' touching tiles, "
+                "or no other row shows how far apart touching tiles lie: the second may be an "
+                "ura laid beside the first",
                 dora.face_up,
             )
         )
@@ -841,7 +842,11 @@ def _pair_spread(dora: _Run, runs: Sequence[_Run]) -> bool:
     if len(dora.face_up) != 2 or len(dora.dets) != 2 or not dora.steps:
         return False
     steps = [s for r in runs if r is not dora and len(r.dets) == len(r.face_up) for s in r.steps]
-    return bool(steps) and dora.steps[0] > settings.URA_PAIR_SPREAD * float(np.median(steps))
+    if not steps:
+        # Nothing to measure the step against: only a step clearly wider than touching
+        # tiles' in the pair's own size (see URA_PAIR_ALONE_STEP).
+        return dora.steps[0] > settings.URA_PAIR_ALONE_STEP
+    return dora.steps[0] > settings.URA_PAIR_SPREAD * float(np.median(steps))
 
 
 def _dead_wall(run: _Run) -> bool:
