@@ -234,6 +234,29 @@ def test_each_ura_doubt_is_what_names_its_fixture(
     assert not [w for w in group(data["request"])["warnings"] if w["code"] == "possible_ura"]
 
 
+@pytest.mark.parametrize(
+    ("name", "setting", "value"),
+    [
+        ("lone_discard_taken_for_dora_rival_named", "SCORER_RIVAL", float("inf")),
+        ("river_row_of_five_read_as_dora_named", "SCORER_FULL_RUN", 0.0),
+    ],
+)
+def test_each_scorer_doubt_is_what_names_its_fixture(
+    name: str, setting: str, value: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A study scene whose dora the rules and the scorer both read wrong is named
+    ``possible_indicators`` (the true dora, if any, and the tiles read among the tiles
+    named); without the doubt, the wrong hand carries no warning at all."""
+    data = json.loads((FIXTURES / "doubt" / f"{name}.json").read_text())
+    out = group(data["request"])
+    assert out["hand"] != data["expected"]["hand"], "reads right now: move it to the fixtures"
+    named = [t for w in out["warnings"] if w["code"] == "possible_indicators" for t in w["tiles"]]
+    read = out["hand"]["dora_indicators"]
+    assert {*data["expected"]["hand"]["dora_indicators"], *read} <= set(named), data["about"]
+    monkeypatch.setattr(settings, setting, value)
+    assert group(data["request"])["warnings"] == []
+
+
 def test_the_median_of_a_runs_few_values_is_numpys() -> None:
     """``_median`` sorts short arrays in Python (speed): the same value as ``np.median``."""
     import numpy as np

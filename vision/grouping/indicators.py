@@ -598,6 +598,7 @@ def _indicator_bands(
 
     dora, level, warnings = rule_dora()
     pool = [r for r in runs if 0 < len(r.face_up) <= settings.MAX_INDICATORS]
+    scores: np.ndarray | None = None
     trace = TRACE.get()
     if pool and (trace is not None or settings.SCORER_OVERRIDE > 0):
         shape = shapes()
@@ -606,7 +607,8 @@ def _indicator_bands(
             trace.append(Candidates(geo.members, tuple(up), ura_allowed, pool, table, dora))
         if settings.SCORER_OVERRIDE > 0:
             ruled = dora
-            dora, warnings = rescored(pool, indicator_scorer.run_scores(table), dora, warnings)
+            scores = indicator_scorer.run_scores(table)
+            dora, warnings = rescored(pool, scores, dora, warnings)
             if dora is not ruled and dora is not None:
                 level = level_of(dora)
     if dora is None:
@@ -776,6 +778,8 @@ def _indicator_bands(
                 (*dora.face_up, *aside),
             )
         )
+    if scores is not None:
+        warnings.extend(_scorer_doubts(pool, scores, dora, ura, warnings))
     return chosen, warnings
 
 
@@ -847,6 +851,56 @@ def _pair_spread(dora: _Run, runs: Sequence[_Run]) -> bool:
         # tiles' in the pair's own size (see URA_PAIR_ALONE_STEP).
         return dora.steps[0] > settings.URA_PAIR_ALONE_STEP
     return dora.steps[0] > settings.URA_PAIR_SPREAD * float(np.median(steps))
+
+
+def _scorer_doubts(
+    pool: Sequence[_Run],
+    scores: np.ndarray,
+    dora: _Run,
+    ura: _Run | None,
+    warnings: Sequence[GroupingWarning],
+) -> list[GroupingWarning]:
+    """What the learned scorer still doubts in the reading taken (``possible_indicators``),
+    where no warning names the tiles yet: another run it finds clearly likelier than no dora
+    (:data:`SCORER_RIVAL`), and five tiles read as dora with a weak score
+    (:data:`SCORER_FULL_RUN`)."""
+    named = {i for w in warnings if w.code == "possible_indicators" for i in w.detections}
+    read = {*dora.face_up, *(ura.face_up if ura is not None else ())}
+    out: list[GroupingWarning] = []
+    rivals = [
+        i
+        for run, score in zip(pool, scores, strict=True)
+        if score > settings.SCORER_RIVAL
+        and not set(run.face_up) & read
+        and not set(run.face_up) <= named
+        for i in run.face_up
+    ]
+    if rivals:
+        out.append(
+            GroupingWarning(
+                "possible_indicators",
+                "the learned indicator scorer finds other tiles above the hand likely "
+                "indicators too: either could be the dora",
+                (*dora.face_up, *rivals),
+            )
+        )
+    own = [s for run, s in zip(pool, scores, strict=True) if run.face_up == dora.face_up]
+    if (
+        len(dora.face_up) == settings.MAX_INDICATORS
+        and own
+        and own[0] < settings.SCORER_FULL_RUN
+        and not set(dora.face_up) <= named
+    ):
+        out.append(
+            GroupingWarning(
+                "possible_indicators",
+                "five tiles read as dora indicators (four kans called), which the learned "
+                "indicator scorer finds only weakly likely: a river's first row of five looks "
+                "the same",
+                dora.face_up,
+            )
+        )
+    return out
 
 
 def _dead_wall(run: _Run) -> bool:

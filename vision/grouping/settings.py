@@ -192,6 +192,19 @@ SCORER_OVERRIDE = 2.0
 
 SCORER_DOUBT = 0.5
 
+#: A run not read as dora or ura that the scorer rates this far above "no dora" (its score;
+#: SCORER_OVERRIDE's scale) is named with the dora as ``possible_indicators`` (study seed
+#: 1005, scene 95: a lone discard half hidden just above the hand read as the dora, the true
+#: one, 4.27, a row further, with no warning; in 4,271 study scenes of seeds 1001-1010 this
+#: names 5 right hands that had no warning). Infinite: off.
+SCORER_RIVAL = 2.0
+
+#: Five tiles read as dora (the most a table shows: four kans called) whose run the scorer
+#: rates under this are named ``possible_indicators`` (study seed 1009, scene 269: a river's
+#: first row of five, 3.66, read as five dora with no warning; in the same study scenes no
+#: right hand without a warning is named). 0: off.
+SCORER_FULL_RUN = 4.0
+
 #: Ura closer above the dora than 0.3 depths (low views) must start where they start.
 URA_LOW_RISE = 0.12
 
