@@ -238,7 +238,7 @@ def test_each_ura_doubt_is_what_names_its_fixture(
     ("name", "setting", "value"),
     [
         ("lone_discard_taken_for_dora_rival_named", "SCORER_RIVAL", float("inf")),
-        ("river_row_of_five_read_as_dora_named", "SCORER_FULL_RUN", 0.0),
+        ("river_row_of_five_read_as_dora_named", "FIVE_DORA_NAMED", False),
     ],
 )
 def test_each_scorer_doubt_is_what_names_its_fixture(
@@ -307,3 +307,15 @@ def test_two_dora_alone_a_space_apart_may_be_a_dora_and_its_ura(
     assert out["hand"]["dora_indicators"] == ["3m", "9p"]
     named = [t for w in out["warnings"] if w["code"] == "possible_ura" for t in w["tiles"]]
     assert named == (["3m", "9p"] if doubted else [])
+
+
+@pytest.mark.parametrize("count", [4, 5])
+def test_five_dora_are_read_but_named(count: int) -> None:
+    """Five tiles in a row above the hand are read as dora, but named: a table shows five
+    only after four kans, and a river's first row of five looks the same (FIVE_DORA_NAMED).
+    Four are read as they are."""
+    dora = ["3m", "9p", "1z", "5s", "7p"][:count]
+    out = group(_request(lay_out(CLOSED, "2z", dora=dora)))
+    assert out["hand"]["dora_indicators"] == dora
+    named = [t for w in out["warnings"] if w["code"] == "possible_indicators" for t in w["tiles"]]
+    assert named == (dora if count == 5 else [])

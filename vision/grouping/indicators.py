@@ -862,8 +862,8 @@ def _scorer_doubts(
 ) -> list[GroupingWarning]:
     """What the learned scorer still doubts in the reading taken (``possible_indicators``),
     where no warning names the tiles yet: another run it finds clearly likelier than no dora
-    (:data:`SCORER_RIVAL`), and five tiles read as dora with a weak score
-    (:data:`SCORER_FULL_RUN`)."""
+    (:data:`SCORER_RIVAL`); and, whatever the scores, five tiles read as dora
+    (:data:`FIVE_DORA_NAMED`)."""
     named = {i for w in warnings if w.code == "possible_indicators" for i in w.detections}
     read = {*dora.face_up, *(ura.face_up if ura is not None else ())}
     out: list[GroupingWarning] = []
@@ -884,19 +884,16 @@ def _scorer_doubts(
                 (*dora.face_up, *rivals),
             )
         )
-    own = [s for run, s in zip(pool, scores, strict=True) if run.face_up == dora.face_up]
     if (
-        len(dora.face_up) == settings.MAX_INDICATORS
-        and own
-        and own[0] < settings.SCORER_FULL_RUN
+        settings.FIVE_DORA_NAMED
+        and len(dora.face_up) == settings.MAX_INDICATORS
         and not set(dora.face_up) <= named
     ):
         out.append(
             GroupingWarning(
                 "possible_indicators",
-                "five tiles read as dora indicators (four kans called), which the learned "
-                "indicator scorer finds only weakly likely: a river's first row of five looks "
-                "the same",
+                "five tiles read as dora indicators: a table shows five only after four kans, "
+                "and a river's first row of five looks the same",
                 dora.face_up,
             )
         )
