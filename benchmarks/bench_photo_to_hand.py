@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.bench_grouping import indicators_visible, same_hand  # noqa: E402
-from datasets.art import load_styles  # noqa: E402
+from datasets.art import find_cjk_font, load_styles  # noqa: E402
 from datasets.synth import parse_size, render_sample  # noqa: E402
 from vision.api import recognize  # noqa: E402
 from vision.onnx_detector import OnnxDetector  # noqa: E402
@@ -55,10 +55,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="1280-2016", help="long side, px or a range lo-hi")
     parser.add_argument("--show", type=int, default=5, help="failures to print")
     parser.add_argument("--model", type=Path, help="another detector ONNX than the shipped one")
+    parser.add_argument(
+        "--any-font",
+        action="store_true",
+        help="run even without a CJK font (scenes drawn with Hershey strokes: not comparable)",
+    )
     args = parser.parse_args(argv)
     detector = OnnxDetector(args.model, threads=2) if args.model else None
 
     styles = load_styles(None)
+    if find_cjk_font() is None and not args.any_font:
+        # Without a CJK font the drawn faces fall back to Hershey strokes, which the shipped
+        # detector reads far worse (7% exact hands on seed 991001, against 84%): the figures
+        # would say more about this machine's fonts than about the product.
+        print(
+            "bench_photo_to_hand: no CJK font on this machine, so the scenes would be drawn "
+            "with Hershey strokes and the figures would not compare with RESULTS.md; install "
+            "fonts-wqy-zenhei (scripts/test-services.sh does) or set AGARI_CJK_FONT, or pass "
+            "--any-font",
+            file=sys.stderr,
+        )
+        return 2
     size = parse_size(args.size)
     counted = exact = silent = no_hand = tiles_right = tiles_total = 0
     seconds = 0.0
@@ -90,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     print(f"# bench_photo_to_hand  {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  {platform.machine()}")
     print(f"scenes: {counted} of {args.n} with the hand and indicators in view, seed {args.seed}")
+    print(f"face styles: {', '.join(style.name for style in styles)}")
     if not counted:
         return 1
     print(f"exact hand: {exact}/{counted} = {exact / counted:.1%}")
