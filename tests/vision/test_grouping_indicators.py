@@ -241,7 +241,7 @@ def test_each_ura_doubt_is_what_names_its_fixture(
         ("river_row_of_five_read_as_dora_named", "FIVE_DORA_NAMED", False),
     ],
 )
-def test_each_scorer_doubt_is_what_names_its_fixture(
+def test_each_dora_doubt_is_what_names_its_fixture(
     name: str, setting: str, value: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A study scene whose dora the rules and the scorer both read wrong is named

@@ -778,8 +778,23 @@ def _indicator_bands(
                 (*dora.face_up, *aside),
             )
         )
+    # Tiles already named by the rules' doubts (the scorer's below name the dora's too).
+    named = {i for w in warnings if w.code == "possible_indicators" for i in w.detections}
     if scores is not None:
-        warnings.extend(_scorer_doubts(pool, scores, dora, ura, warnings))
+        warnings.extend(_scorer_doubts(pool, scores, dora, ura, named))
+    if (
+        settings.FIVE_DORA_NAMED
+        and len(dora.face_up) == settings.MAX_INDICATORS
+        and not set(dora.face_up) <= named
+    ):
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "five tiles read as dora indicators: a table shows five only after four kans, "
+                "and a river's first row of five looks the same",
+                dora.face_up,
+            )
+        )
     return chosen, warnings
 
 
@@ -840,8 +855,9 @@ def _split_beside(run: _Run) -> tuple[_Run, _Run] | None:
 
 def _pair_spread(dora: _Run, runs: Sequence[_Run]) -> bool:
     """Two dora read in one run whose centre step (in their size) exceeds the median step of
-    the other runs of face-up tiles by :data:`URA_PAIR_SPREAD`: seen from the side, a dora and
-    the ura beside it can link into one run however far apart (the gap measure, box extents,
+    the other runs of face-up tiles by :data:`URA_PAIR_SPREAD`, or, with no other run to
+    compare with, exceeds :data:`URA_PAIR_ALONE_STEP`: seen from the side, a dora and the
+    ura beside it can link into one run however far apart (the gap measure, box extents,
     overstates rotated tiles' widths), and then look like two dora."""
     if len(dora.face_up) != 2 or len(dora.dets) != 2 or not dora.steps:
         return False
@@ -858,15 +874,12 @@ def _scorer_doubts(
     scores: np.ndarray,
     dora: _Run,
     ura: _Run | None,
-    warnings: Sequence[GroupingWarning],
+    named: set[int],
 ) -> list[GroupingWarning]:
     """What the learned scorer still doubts in the reading taken (``possible_indicators``),
-    where no warning names the tiles yet: another run it finds clearly likelier than no dora
-    (:data:`SCORER_RIVAL`); and, whatever the scores, five tiles read as dora
-    (:data:`FIVE_DORA_NAMED`)."""
-    named = {i for w in warnings if w.code == "possible_indicators" for i in w.detections}
+    where no warning names the tiles yet (``named``): another run it finds clearly likelier
+    than no dora (:data:`SCORER_RIVAL`)."""
     read = {*dora.face_up, *(ura.face_up if ura is not None else ())}
-    out: list[GroupingWarning] = []
     rivals = [
         i
         for run, score in zip(pool, scores, strict=True)
@@ -875,29 +888,16 @@ def _scorer_doubts(
         and not set(run.face_up) <= named
         for i in run.face_up
     ]
-    if rivals:
-        out.append(
-            GroupingWarning(
-                "possible_indicators",
-                "the learned indicator scorer finds other tiles above the hand likely "
-                "indicators too: either could be the dora",
-                (*dora.face_up, *rivals),
-            )
+    if not rivals:
+        return []
+    return [
+        GroupingWarning(
+            "possible_indicators",
+            "the learned indicator scorer finds other tiles above the hand likely "
+            "indicators too: either could be the dora",
+            (*dora.face_up, *rivals),
         )
-    if (
-        settings.FIVE_DORA_NAMED
-        and len(dora.face_up) == settings.MAX_INDICATORS
-        and not set(dora.face_up) <= named
-    ):
-        out.append(
-            GroupingWarning(
-                "possible_indicators",
-                "five tiles read as dora indicators: a table shows five only after four kans, "
-                "and a river's first row of five looks the same",
-                dora.face_up,
-            )
-        )
-    return out
+    ]
 
 
 def _dead_wall(run: _Run) -> bool:
