@@ -110,3 +110,21 @@ def test_a_regression_fixture_needs_the_same_hand_turn_beside_end_doubts(
     assert group(data["request"])["hand"] != data["expected"]["hand"]
     monkeypatch.setattr(settings, "END_DOUBT_MARGIN", 0)
     assert group(data["request"])["hand"] == data["expected"]["hand"]
+
+
+def test_a_sideways_end_tile_and_a_gap_are_doubted_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two doubtful judgements that each tell the winning tile (a sideways tile at one end, a
+    gap at the other): turned alone, each leaves the other to tell it, and only turned
+    together do they read another hand. The reading as judged is wrong here; both tiles are
+    named and the true hand is an alternative (without SIDE_GAP_PAIRS: silently wrong)."""
+    data = json.loads((FIXTURES / "sideways_end_and_gap_doubted_together.json").read_text())
+    want = data["expected"]["hand"]
+    out = group(data["request"])
+    assert out["hand"] != want, "reads right now: move it to the fixtures"
+    named = {w["code"]: w["tiles"] for w in out["warnings"]}
+    assert "0p" in named["doubtful_sideways"] and named["doubtful_gap"] == ["6p"], data["about"]
+    assert want in [a["hand"] for a in out["alternatives"]]
+    monkeypatch.setattr(settings, "SIDE_GAP_PAIRS", False)
+    assert group(data["request"])["warnings"] == []

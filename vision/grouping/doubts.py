@@ -249,13 +249,13 @@ def _consequential_doubts(
     # A meld's doubtful called tile may be its neighbour instead (who it came from then
     # changes): the two are also taken the other way together.
     swaps = _called_tile_swaps(best, set(tried))
-    warnings: list[GroupingWarning] = []
+    gap_tried = gap_doubts[: settings.MAX_DOUBTS_TRIED]
+    changed: dict[str, list[int]] = {"doubtful_sideways": [], "doubtful_gap": []}
     others: list[Grouping] = []
     for code, flip, trials in (
         ("doubtful_sideways", "flip_sideways", [(det,) for det in tried] + swaps),
-        ("doubtful_gap", "flip_gaps", [(det,) for det in gap_doubts[: settings.MAX_DOUBTS_TRIED]]),
+        ("doubtful_gap", "flip_gaps", [(det,) for det in gap_tried]),
     ):
-        changed: list[int] = []
         for flips in trials:
             other = row.read(**{flip: frozenset(flips)})
             cost = (
@@ -273,19 +273,56 @@ def _consequential_doubts(
                 continue
             # Taken the other way the hand changes, but reads far worse: not a real doubt.
             if other.penalty < best.penalty + settings.DOUBT_REACH:
-                changed.extend(d for d in flips if d not in changed)
+                changed[code].extend(d for d in flips if d not in changed[code])
                 others.append(replace(other, penalty=other.penalty + cost))
-        if changed:
+    if settings.SIDE_GAP_PAIRS:
+        others += _side_gap_pairs(best, row, tried, gap_tried, changed)
+    warnings: list[GroupingWarning] = []
+    for code in ("doubtful_sideways", "doubtful_gap"):
+        if changed[code]:
             what = "upright or sideways" if code == "doubtful_sideways" else "a gap or none"
             warnings.append(
                 GroupingWarning(
                     code,
                     f"it is unclear whether these are {what}; the other way, the hand changes "
                     "(see alternatives)",
-                    tuple(changed),
+                    tuple(changed[code]),
                 )
             )
     return warnings, others
+
+
+def _side_gap_pairs(
+    best: Grouping,
+    row: _DoubtfulRow,
+    sides: Sequence[int],
+    gaps: Sequence[int],
+    changed: dict[str, list[int]],
+) -> list[Grouping]:
+    """Readings with a doubtful sideways tile and a doubtful gap turned together
+    (:data:`SIDE_GAP_PAIRS`) that give another hand within :data:`DOUBT_REACH`; their
+    tiles join ``changed`` (named by the doubts' warnings). The winning tile is told by
+    either a sideways tile at an end or a gap: a tile just past the sideways threshold at
+    one end and a gap just under the threshold at the other each read the same hand
+    turned alone (the other still tells the winning tile), and only turned together give
+    the other winning tile. Such readings are alternatives, never the chosen reading."""
+    out: list[Grouping] = []
+    for side in sides:
+        for gap in gaps:
+            if gap == side:
+                continue
+            other = row.read(flip_sideways=frozenset([side]), flip_gaps=frozenset([gap]))
+            if other.key() == best.key() or other.penalty >= best.penalty + settings.DOUBT_REACH:
+                continue
+            cost = row.flip_cost([side], other.reading) + settings.P_DOUBT_FLIP
+            # Named, never chosen: read for less than the layout as judged, the pair chose
+            # wrong hands as often as right ones on the tuning seeds.
+            penalty = max(other.penalty + cost, math.nextafter(best.penalty, math.inf))
+            out.append(replace(other, penalty=penalty))
+            for code, det in (("doubtful_sideways", side), ("doubtful_gap", gap)):
+                if det not in changed[code]:
+                    changed[code].append(det)
+    return out
 
 
 def _cheaper_same_hand(other: Grouping, cost: float, best: Grouping) -> bool:

@@ -440,6 +440,11 @@ DOUBT_REACH = 3.0
 
 P_DOUBT_FLIP = 0.5
 
+#: A doubtful sideways tile and a doubtful gap are also taken the other way together: each
+#: alone may keep the winning tile the other judgement tells. A hand they give is named as
+#: a doubt and kept as an alternative, never chosen (False: each alone only).
+SIDE_GAP_PAIRS = True
+
 #: Turning a doubtful tile costs up to this much less than P_DOUBT_FLIP where its near-edge
 #: offset speaks for the turn, and as much more where it speaks against it (the offset
 #: measured from EDGE_SIDEWAYS / 2, in units of it; rows the box shapes can judge): between
