@@ -14,7 +14,8 @@ from vision.api import group
 from vision.grouping import settings
 
 #: Fixtures of their own folder: some read right with a warning (a joined tile, a winning
-#: tile assumed), which the clean fixtures of ``OUT`` must not carry.
+#: tile assumed), which the clean fixtures of ``OUT`` must not carry; one reads wrong with
+#: its doubts named (``sideways_end_and_gap_doubted_together``).
 FIXTURES = OUT / "hand_row"
 
 

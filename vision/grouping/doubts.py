@@ -315,8 +315,9 @@ def _side_gap_pairs(
             if other.key() == best.key() or other.penalty >= best.penalty + settings.DOUBT_REACH:
                 continue
             cost = row.flip_cost([side], other.reading) + settings.P_DOUBT_FLIP
-            # Named, never chosen: read for less than the layout as judged, the pair chose
-            # wrong hands as often as right ones on the tuning seeds.
+            # Named, never chosen: let win where it read for less than the layout as judged,
+            # the pair read one hand more right on the study seeds and one more wrong on the
+            # check seeds.
             penalty = max(other.penalty + cost, math.nextafter(best.penalty, math.inf))
             out.append(replace(other, penalty=penalty))
             for code, det in (("doubtful_sideways", side), ("doubtful_gap", gap)):
