@@ -426,6 +426,12 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("two_called_tiles_near_threshold", "MAX_FLIPS", 0),
         ("standing_tiles_far_before_melds", "FAR_REACH", 0.0),
         ("ura_on_dora_low_view", "RUN_MIN_STEP", 0.0),
+        ("dora_on_dead_wall_corner_low_view", "RUN_LINES", False),
+        ("dora_on_dead_wall_grazing_view", "RUN_LINES", False),
+        # every line of the block its own run: a river's rows read as ura beyond the dora
+        ("ura_just_above_dora_low_view", "RUN_LINES_DEAD_WALL", False),
+        ("discards_by_wall_end_not_dora_low_view", "RUN_LINES_WALLED", False),
+        ("dora_on_dead_wall_discards_past_its_end", "WALL_ENDS_APART", False),
         ("standing_cut_where_depth_changes", "P_SPLIT_UNSEEN", 0.0),
         ("standing_cut_where_depth_changes_side", "P_SPLIT_UNSEEN", 0.0),
         ("kakan_added_tile_in_row", "STACK_ACROSS", 99.0),
@@ -460,6 +466,26 @@ def test_each_fix_is_what_reads_its_fixture(
         monkeypatch.setattr(settings, other, off)
     monkeypatch.setattr(settings, setting, value)
     assert group(data["request"])["hand"] != data["expected"]["hand"]
+
+
+@pytest.mark.parametrize(
+    "name", ["dora_on_dead_wall_corner_low_view", "dora_on_dead_wall_grazing_view"]
+)
+def test_dora_on_a_line_split_from_a_block_are_doubted(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From low down a discard lying by a wall makes the same line as a dead wall's indicator:
+    dora read on a line split out of a block of rows are named, and only because of that."""
+    from vision.grouping import settings
+
+    data = json.loads((FIXTURES / f"{name}.json").read_text())
+    out = group(data["request"])
+    dora = set(out["layout"]["dora_indicators"])
+    assert dora
+    named = [w for w in out["warnings"] if w["code"] == "possible_indicators"]
+    assert any(dora <= set(w["detections"]) for w in named)
+    monkeypatch.setattr(settings, "BLOCK_DORA_DOUBTED", False)
+    assert "possible_indicators" not in _codes(group(data["request"]))
 
 
 def test_spacing_and_near_edge_offset_find_a_sideways_tile_where_boxes_cannot() -> None:

@@ -40,6 +40,9 @@ class _Run:
     #: Centre steps between consecutive face-up tiles in their boxes' mean extent along the
     #: run: about 0.7-1 for touching tiles, more across a space.
     gaps: tuple[float, ...] = ()
+    #: A dead wall's line split out of a block of rows seen from low down
+    #: (:func:`_split_into_lines`).
+    from_block: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,14 @@ def _median(values: np.ndarray) -> float:
         s = sorted(values.tolist())
         return float(s[n // 2]) if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
     return float(np.median(values))
+
+
+def _root(parent: dict[int, int], k: int) -> int:
+    """``k``'s group in a union-find forest (paths halved on the way)."""
+    while parent[k] != k:
+        parent[k] = parent[parent[k]]
+        k = parent[k]
+    return k
 
 
 def _over(a: _Run, b: _Run) -> bool:
@@ -120,13 +131,6 @@ def _runs_above(
         and height[k] < settings.INDICATOR_REACH + 2 * settings.URA_REACH
     ]
     parent = {k: k for k in near}
-
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
-
     # Spacing in tiles of the pair's own size (rows nearer the camera look bigger).
     sizes = sizes_of(np.array([dets[i].box for i in others], dtype=float))
     hand_size = float(np.median(sizes_of(np.array([dets[i].box for i in geo.members]))))
@@ -144,12 +148,31 @@ def _runs_above(
         & (step > settings.RUN_MIN_STEP)
     )
     for i, j in zip(a[linked].tolist(), b[linked].tolist(), strict=True):
-        parent[root(i)] = root(j)
+        parent[_root(parent, i)] = _root(parent, j)
     groups: dict[int, list[int]] = {}
     for k in near:
-        groups.setdefault(root(k), []).append(k)
+        groups.setdefault(_root(parent, k), []).append(k)
+    lines = (
+        _split_into_lines(
+            groups,
+            (a[linked].tolist(), b[linked].tolist()),
+            along,
+            height,
+            sizes / hand_size,
+            [dets[i].face_down for i in others],
+        )
+        if settings.RUN_LINES
+        else [(members, False) for members in groups.values()]
+    )
+    if settings.WALL_ENDS_APART:
+        face_down = [dets[i].face_down for i in others]
+        lines = [
+            (part, split_out)
+            for members, split_out in lines
+            for part in _wall_ends_apart(members, along, face_down)
+        ]
     runs = []
-    for members in groups.values():
+    for members, split_out in lines:
         if not any(lo <= along[k] <= hi for k in members):
             continue
         members.sort(key=lambda k: along[k])
@@ -173,10 +196,100 @@ def _runs_above(
                     float(along[b] - along[a]) * 2 / max(float(extent[a] + extent[b]), 1e-6)
                     for a, b in itertools.pairwise(up_members)
                 ),
+                from_block=split_out,
             )
         )
     runs.sort(key=lambda r: r.height)
     return runs
+
+
+def _split_into_lines(
+    groups: dict[int, list[int]],
+    links: tuple[list[int], list[int]],
+    along: np.ndarray,
+    height: np.ndarray,
+    sizes: np.ndarray,
+    face_down: Sequence[bool],
+) -> list[tuple[list[int], bool]]:
+    """Groups of linked tiles that are not one line (two of their tiles side by side across
+    the table), split into lines: each tile keeps only its nearest neighbour across the
+    table on either side along, when that one keeps it too.
+
+    Seen from low down, the rows beyond the hand (a wall, a dead wall's tiers, the rivers)
+    lie closer across the table than the links' reach, and chain into one block: a dead
+    wall's indicators then hide in a run of dozens of tiles and are never a candidate."""
+    out: list[tuple[list[int], bool]] = []
+    for members in groups.values():
+        order = sorted(members, key=lambda k: along[k])
+        steps = [
+            abs(along[q] - along[p]) * 2 / (sizes[p] + sizes[q])
+            for p, q in itertools.pairwise(order)
+        ]
+        if len(members) < 3 or min(steps) > settings.RUN_MIN_STEP:
+            out.append((members, False))
+            continue
+        inside = set(members)
+        best: dict[tuple[int, int], tuple[float, int]] = {}  # (tile, side) -> (cost, other)
+        for p, q in zip(*links, strict=True):
+            if p not in inside:
+                continue
+            if abs(along[q] - along[p]) * 2 / (sizes[p] + sizes[q]) > settings.RUN_LINE_STEP:
+                continue  # a space along the line: its tiles touch
+            cost = abs(float(height[p] - height[q])) + settings.RUN_LINE_ALONG * abs(
+                float(along[p] - along[q])
+            )
+            side = 1 if along[q] > along[p] else -1
+            for t, o, sd in ((p, q, side), (q, p, -side)):
+                if (t, sd) not in best or cost < best[(t, sd)][0]:
+                    best[(t, sd)] = (cost, o)
+        parent = {k: k for k in members}
+        for (t, sd), (_, o) in best.items():
+            if sd == 1 and best.get((o, -1), (0.0, -1))[1] == t:
+                parent[_root(parent, t)] = _root(parent, o)
+        lines: dict[int, list[int]] = {}
+        for k in members:
+            lines.setdefault(_root(parent, k), []).append(k)
+        rest: list[int] = []
+        for line in lines.values():
+            line.sort(key=lambda k: along[k])
+            ups = sum(not face_down[k] for k in line)
+            # A dead wall's indicators lie between its face-down stacks (the third from its
+            # end, kan dora beside it): face-up tiles at a line's end are discards by a wall.
+            walled = (face_down[line[0]] and face_down[line[-1]]) or not settings.RUN_LINES_WALLED
+            if not settings.RUN_LINES_DEAD_WALL or (
+                0 < ups <= settings.MAX_INDICATORS < len(line) and walled
+            ):
+                out.append((line, True))
+            else:
+                rest.extend(line)
+        if rest:
+            out.append((rest, False))
+    return out
+
+
+def _wall_ends_apart(
+    members: list[int], along: np.ndarray, face_down: Sequence[bool]
+) -> list[list[int]]:
+    """A run of face-down tiles with face-up ones between them (a dead wall's indicators) and
+    more face-up ones beyond its end stacks, at most five face-up tiles in all (more: a
+    river's rows with wall tiles among them): those beyond are discards lying on past the
+    wall's end (indicators lie between its stacks, the third from its end), a run of their
+    own.
+
+    >>> _wall_ends_apart([0, 1, 2, 3, 4, 5], np.arange(6.0), [0, 0, 1, 0, 1, 1])
+    [[0, 1], [2, 3, 4, 5]]
+    >>> _wall_ends_apart([0, 1, 2], np.arange(3.0), [0, 1, 1])  # no indicator between stacks
+    [[0, 1, 2]]
+    """
+    order = sorted(members, key=lambda k: along[k])
+    down = [n for n, k in enumerate(order) if face_down[k]]
+    if not down or len(order) - len(down) > settings.MAX_INDICATORS:
+        return [members]  # no wall, or a river's rows with wall tiles among them
+    first, last = down[0], down[-1]
+    inner = order[first : last + 1]
+    if all(face_down[k] for k in inner) or (first == 0 and last == len(order) - 1):
+        return [members]
+    return [part for part in (order[:first], inner, order[last + 1 :]) if part]
 
 
 @remembered
@@ -613,6 +726,15 @@ def _indicator_bands(
                 level = level_of(dora)
     if dora is None:
         return [], warnings
+    if dora.from_block and settings.BLOCK_DORA_DOUBTED:
+        warnings.append(
+            GroupingWarning(
+                "possible_indicators",
+                "the dora indicators were read on a dead wall's line among rows of tiles seen "
+                "from low down, where a discard lying by a wall looks the same: check them",
+                dora.face_up,
+            )
+        )
     if dora.end - dora.start > 1.6 * (len(dora.face_up) - 1) + 0.01:
         warnings.append(
             GroupingWarning(

@@ -277,6 +277,43 @@ RUN_BEYOND = 10.0
 #: Tiles of one run lie at least this far apart along it (centre step in their own size).
 RUN_MIN_STEP = 0.5
 
+#: Linked tiles that are not one line (two side by side across the table: rows beyond the
+#: hand seen from low down, chained into one block) are split into lines, each tile keeping
+#: its nearest neighbour across the table on either side. False: such blocks stay one run.
+#: Study seeds 1001-1010 (true boxes), with RUN_LINES_DEAD_WALL, RUN_LINES_WALLED and
+#: BLOCK_DORA_DOUBTED: 8 more hands read right, none lost, no silent one (a dead wall's dora
+#: hidden in a block of 20-90 tiles were no candidate; 12 of the 34 dora failures of seeds
+#: 1001-1005 were such). Every line a run of its own lost hands (study 1001: 3, a river's
+#: rows read as ura); without RUN_LINES_WALLED study 1005 and the check seeds (770013-16)
+#: each lost one (discards by a wall's end read as dora; silent without BLOCK_DORA_DOUBTED),
+#: with it the check seeds gain 2 (1869 against 1867).
+RUN_LINES = True
+
+#: ... nearness counts this much of the step along the hand (hand tile widths) beside the
+#: step across it (run heights): of two neighbours level with a tile, the closer one.
+RUN_LINE_ALONG = 0.02
+
+#: ... and keeps no neighbour further along than this (centre step in their own size):
+#: the line's tiles touch (a sideways one steps about 1.2).
+RUN_LINE_STEP = 2.0
+
+#: ... and only a dead wall's line (face-down tiles, up to five face-up ones) leaves the
+#: block; the rest stays one run. False: every line is a run of its own.
+RUN_LINES_DEAD_WALL = True
+
+#: ... whose ends are face down (the indicators lie between the dead wall's stacks): False,
+#: any dead wall's line.
+RUN_LINES_WALLED = True
+
+#: Dora read on such a line are named ``possible_indicators``: from so low, discards lying by
+#: a wall make the same line. False: no warning.
+BLOCK_DORA_DOUBTED = True
+
+#: Face-up tiles in a dead wall's run (at most five face-up tiles in all) beyond its end
+#: stacks, when others lie between its stacks, are a run of their own (discards lying on
+#: past the wall's end, not indicators). False: one run.
+WALL_ENDS_APART = True
+
 #: Runs closer above or below each other than this (depths) over the same stretch are
 #: one block of tiles (a river seen from its side), not an ura row.
 COLUMN_RISE = 0.4
