@@ -147,25 +147,19 @@ def _runs_above(
         & (np.abs(along[a] - along[b]) < 1.25 * scale)
         & (step > settings.RUN_MIN_STEP)
     )
-    for i, j in zip(a[linked].tolist(), b[linked].tolist(), strict=True):
+    links = (a[linked].tolist(), b[linked].tolist())
+    for i, j in zip(*links, strict=True):
         parent[_root(parent, i)] = _root(parent, j)
     groups: dict[int, list[int]] = {}
     for k in near:
         groups.setdefault(_root(parent, k), []).append(k)
+    face_down = [dets[i].face_down for i in others]
     lines = (
-        _split_into_lines(
-            groups,
-            (a[linked].tolist(), b[linked].tolist()),
-            along,
-            height,
-            sizes / hand_size,
-            [dets[i].face_down for i in others],
-        )
+        _split_into_lines(groups, links, along, height, sizes / hand_size, face_down)
         if settings.RUN_LINES
         else [(members, False) for members in groups.values()]
     )
     if settings.WALL_ENDS_APART:
-        face_down = [dets[i].face_down for i in others]
         lines = [
             (part, split_out)
             for members, split_out in lines
@@ -213,7 +207,8 @@ def _split_into_lines(
 ) -> list[tuple[list[int], bool]]:
     """Groups of linked tiles that are not one line (two of their tiles side by side across
     the table), split into lines: each tile keeps only its nearest neighbour across the
-    table on either side along, when that one keeps it too.
+    table on either side along, when that one keeps it too. ``sizes`` in the hand tiles'
+    size.
 
     Seen from low down, the rows beyond the hand (a wall, a dead wall's tiers, the rivers)
     lie closer across the table than the links' reach, and chain into one block: a dead

@@ -316,7 +316,6 @@ BLOCK_DORA_DOUBTED = True
 #: lost; check 770013-16 unchanged. Without the limit of five it lost one on study seed
 #: 770024 at 960 px (a river row with two wall tiles in it: three of its discards between
 #: them read as a dead wall's dora), and one on the check seeds.
-
 WALL_ENDS_APART = True
 
 #: Runs closer above or below each other than this (depths) over the same stretch are
