@@ -403,6 +403,10 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "standing_unlike_pon": {"DOUBT_NEAR_STEP": 0},
     # a row near 45 degrees: its end tile's doubt (END_DOUBT_DIAGONAL) also reads it right
     "standing_cut_where_depth_changes_side": {"END_DOUBT_DIAGONAL": 0},
+    # the two called tiles follow a gap: turned together by GAP_GROUP_CHAIN too
+    "two_called_tiles_near_threshold": {"GAP_GROUP_CHAIN": False},
+    # both melds' called tiles are turned together: the search stays on
+    "two_melds_in_steep_perspective": {"MAX_FLIPS": 4},
 }
 
 
@@ -448,6 +452,15 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
             frozenset({"gap_in_concealed", "no_winning_tile", "unexpected_sideways"}),
         ),
         ("called_tiles_by_near_edge", "EDGE_FLIP", 0.0),
+        ("pon_called_tile_short_low_view", "GAP_GROUP_DOUBTS", False),
+        ("two_melds_in_steep_perspective", "GAP_GROUP_DOUBTS", False),
+        ("chi_called_tile_first_after_turns", "CHI_SWAP_AFTER_TURNS", False),
+        ("two_chi_called_tile_first_after_turns", "CHI_SWAP_AFTER_TURNS", False),
+        ("pon_in_diagonal_row_after_gap", "GAP_GROUP_DOUBTS", False),
+        ("wall_tiles_at_both_ends_of_hand", "DROP_ROUNDS", 1),
+        ("four_touching_melds_called_tiles_at_threshold", "GAP_GROUP_CHAIN", False),
+        ("kakan_called_tile_misjudged_low_view", "STACK_ON_UPRIGHT", False),
+        ("kakan_called_tile_upright_no_meld", "STACK_ON_UPRIGHT", False),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from vision.grouping import settings
-from vision.grouping.hand_row import _read_row, _read_row_splits
-from vision.grouping.row_geometry import RowGeometry, _near_edge_offsets
-from vision.grouping.values import Detection, Grouping, GroupingWarning, _kind
+from vision.grouping.hand_row import _beyond_upright, _read_row, _read_row_splits
+from vision.grouping.row_geometry import RowGeometry, _near_edge_offsets, _row_geometry
+from vision.grouping.values import Detection, Grouping, GroupingWarning, Token, _kind
 from vision.rows import centres_of, fit_line, sizes_of
 
 
@@ -43,10 +43,31 @@ def _settle_doubts(
     better (a tile just past the sideways threshold that completes a meld): the best
     reading wins either way."""
     candidates = sorted(candidates, key=lambda g: g.penalty)
+    gapped = _gap_group_doubts(candidates[0], geo)
+    marks = _kakan_marks(candidates[0], geo, members, dets, kept, split)
+    extra = [*gapped, *(h for h in marks if h not in gapped)]
+    if extra:
+        geo = replace(
+            geo,
+            doubtful_sideways=(*extra, *(d for d in geo.doubtful_sideways if d not in extra)),
+        )
     row = _DoubtfulRow(geo, members, dets, kept, names, split, _near_edges(geo))
     doubts, flipped = _consequential_doubts(candidates[0], row)
     combined = _combined_flips(candidates[0], flipped, row)
+    if settings.GAP_GROUP_CHAIN and len(gapped) >= 2:
+        # The melds' called tiles found after a gap, all turned at once: a row of three or
+        # four touching melds needs every one turned before any reads well.
+        together = frozenset(gapped)
+        g = row.read(flip_sideways=together)
+        pen = g.penalty + row.flip_cost(together, g.reading)
+        if pen < candidates[0].penalty:
+            combined.append((replace(g, penalty=pen), together))
     out = sorted([*candidates, *flipped, *(g for g, _ in combined)], key=lambda g: g.penalty)
+    swapped = _chi_swap_after_turns(out[0], row)
+    if swapped is not None:
+        g, flips = swapped
+        combined.append((g, flips))
+        out = sorted([*out, g], key=lambda g: g.penalty)
     # A hand read with several judgements turned together is a doubt like a single turn's:
     # named, unless the turns give the hand as judged (they may explain it better).
     turned = next((flips for g, flips in combined if g is out[0]), None)
@@ -62,6 +83,133 @@ def _settle_doubts(
                 )
             )
     return out, doubts
+
+
+def _chi_swap_after_turns(
+    best: Grouping, row: _DoubtfulRow
+) -> tuple[Grouping, frozenset[int]] | None:
+    """The best reading with each chi called from the wrong side (``chi_not_from_left``)
+    read again with its sideways tile and its first tile turned, on top of the judgements
+    already turned to reach it (:data:`CHI_SWAP_AFTER_TURNS`); with its turns, when it
+    reads better. :func:`_called_tile_swaps` does this for the reading as judged, but when
+    the melds appear only once doubts are turned (no tile judged sideways at first, as in a
+    row seen from low down), the chi's called tile turned may be the wrong one of the three:
+    a chi is only called from the left, so its first tile is the called one."""
+    if not settings.CHI_SWAP_AFTER_TURNS:
+        return None
+    wrong = [
+        m
+        for m in best.melds
+        if m.kind == "chi" and any(w.code == "chi_not_from_left" for w in best.warnings)
+    ]
+    if not wrong or not best.order:
+        return None
+    geo = row.geo
+    if not geo.conditioned:
+        geo = _row_geometry(row.members, row.dets, row.split, best.reading)
+    judged = dict(zip(geo.members, geo.sideways.tolist(), strict=True))
+    turned = {t.det for t in best.order if t.det in judged and t.sideways != judged[t.det]}
+    if not turned:
+        return None  # as judged: _called_tile_swaps has tried it
+    side = {t.det for t in best.order if t.sideways}
+    flips = set(turned)
+    for m in wrong:
+        called = [d for d in m.dets if d in side]
+        if len(called) != 1 or called[0] == m.dets[0]:
+            continue
+        flips ^= {called[0], m.dets[0]}
+    if flips == turned:
+        return None
+    frozen = frozenset(flips)
+    g = row.read(flip_sideways=frozen)
+    pen = g.penalty + row.flip_cost(frozen, g.reading)
+    if pen >= best.penalty:
+        return None
+    return replace(g, penalty=pen), frozen
+
+
+def _meld_shaped(tiles: Sequence[str]) -> bool:
+    """Whether these tiles could be one meld: three or four of a kind, or a run of three.
+
+    >>> _meld_shaped(["3p", "2p", "4p"]), _meld_shaped(["6z"] * 4), _meld_shaped(["1m", "1m", "2m"])
+    (True, True, False)
+    """
+    kinds = [_kind(t) for t in tiles]
+    if any(k is None for k in kinds):
+        return False
+    if len(set(kinds)) == 1:
+        return True
+    run = sorted(k for k in kinds if k is not None)
+    return (
+        len(run) == 3
+        and run[0] < 27
+        and run == [run[0], run[0] + 1, run[0] + 2]
+        and run[0] // 9 == run[2] // 9
+    )
+
+
+def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
+    """Tiles to re-read as sideways where the best reading leaves gaps among the concealed
+    tiles (:data:`GAP_GROUP_DOUBTS`): of the three (or four) tiles after each such gap, when
+    they could be a meld and none lies sideways, the one whose box comes nearest a sideways
+    tile's. Melds are set apart by gaps; in strong perspective (a row seen from low down or
+    close up) a called tile's box can miss the sideways threshold by far, and then the melds
+    read as concealed tiles with gaps among them (on study seeds 1001-1020, 36 hands lost
+    every meld so). Rows near 45 degrees too: there the margins are the spacing's
+    (:func:`~vision.grouping.row_geometry._spacing_judgement`)."""
+    if not settings.GAP_GROUP_DOUBTS or geo.margins is None:
+        return []
+    gapped = {d for w in best.warnings if w.code == "gap_in_concealed" for d in w.detections}
+    if not gapped:
+        return []
+    margin = dict(zip(geo.members, geo.margins.tolist(), strict=True))
+    order = [t for t in best.order if t.det in margin]
+
+    def tiling(k: int) -> list[Sequence[Token]] | None:
+        """Meld-shaped windows covering ``order[k:]`` exactly (the melds lie last)."""
+        if k == len(order):
+            return []
+        for n in (3, 4):
+            window = order[k : k + n]
+            if len(window) == n and _meld_window(window):
+                rest = tiling(k + n)
+                if rest is not None:
+                    return [window, *rest]
+        return None
+
+    out: list[int] = []
+    for k, tok in enumerate(order):
+        if tok.det not in gapped:
+            continue
+        # Every meld from the gap to the row's end, when the tiles there split into melds
+        # (GAP_GROUP_CHAIN: melds touch, only the first is set apart); else the first alone.
+        windows = tiling(k) if settings.GAP_GROUP_CHAIN else None
+        if windows is None:
+            windows = [order[k : k + n] for n in (3, 4)]
+        for window in windows:
+            if len(window) < 3 or any(t.sideways or t.face_down for t in window):
+                continue
+            if not _meld_shaped([t.tile for t in window]):
+                continue
+            pick = max(window, key=lambda t: margin[t.det]).det
+            if pick not in out:
+                out.append(pick)
+    return out
+
+
+def _meld_window(window: Sequence[Token]) -> bool:
+    """Whether these row places could be one meld as laid: a closed kan's face-down pattern,
+    or at most one sideways tile and meld-shaped faces."""
+    down = [k for k, t in enumerate(window) if t.face_down]
+    if down:
+        shown = {_kind(t.tile) for t in window if not t.face_down}
+        return (
+            len(window) == 4
+            and down in ([0, 3], [1, 2])
+            and not any(t.sideways for t in window)
+            and len(shown) <= 1
+        )
+    return sum(t.sideways for t in window) <= 1 and _meld_shaped([t.tile for t in window])
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +396,7 @@ def _consequential_doubts(
     tried = side_doubts[: settings.MAX_DOUBTS_TRIED]
     # A meld's doubtful called tile may be its neighbour instead (who it came from then
     # changes): the two are also taken the other way together.
-    swaps = _called_tile_swaps(best, set(tried))
+    swaps = _called_tile_swaps(best, set(tried)) + _kakan_swaps(best)
     gap_tried = gap_doubts[: settings.MAX_DOUBTS_TRIED]
     changed: dict[str, list[int]] = {"doubtful_sideways": [], "doubtful_gap": []}
     others: list[Grouping] = []
@@ -355,6 +503,49 @@ def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, in
                 and (det, dets[0]) not in out
             ):
                 out.append((det, dets[0]))
+    return out
+
+
+def _kakan_marks(
+    best: Grouping,
+    geo: RowGeometry,
+    members: list[int],
+    dets: Sequence[Detection],
+    kept: Sequence[int],
+    split: int | None,
+) -> list[int]:
+    """Upright row tiles of the best reading with a fourth copy of their tile lying just
+    beyond them (:func:`hand_row._beyond_upright`): doubts, each may be an added kan's called
+    tile (when the meld was not read at all, the tile turned alone reads it)."""
+    if not settings.STACK_ON_UPRIGHT or not best.order:
+        return []
+    if not geo.conditioned:
+        geo = _row_geometry(members, dets, split, best.reading)
+    rd = best.reading * np.array(geo.direction)
+    up = np.array([rd[1], -rd[0]])
+    row = set(geo.members) | {t.stacked for t in best.order if t.stacked is not None}
+    others = [i for i in kept if i not in row]
+    return [h for h, _ in _beyond_upright(geo, dets, others, up)]
+
+
+def _kakan_swaps(best: Grouping) -> list[tuple[int, int]]:
+    """(called tile, upright tile) pairs of the best reading's pons and open kans with a
+    fourth copy of their tile lying just beyond the upright one (``possible_kakan`` with
+    ``beyond_upright``, :func:`hand_row._stack_on_upright`): turned together, the upright tile
+    becomes the called one and the copy beyond it its added tile."""
+    pairs = [
+        pair
+        for w in best.warnings
+        if w.code == "possible_kakan" and dict(w.extra).get("beyond_upright")
+        for pair in zip(w.detections[::2], w.detections[1::2], strict=True)
+    ]
+    side = {t.det for t in best.order if t.sideways}
+    out = []
+    for h, _ in pairs:
+        meld = next((m for m in best.melds if h in m.dets), None)
+        called = [d for d in meld.dets if d in side] if meld is not None else []
+        if len(called) == 1 and (called[0], h) not in out:
+            out.append((called[0], h))
     return out
 
 

@@ -98,22 +98,30 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         # A turned judgement may have settled the row's tile too many (DROP_AS_JUDGED).
         seen = {i for i, _ in droppable}
         droppable += [(i, why) for i, why in _droppable(judged, members, dets) if i not in seen]
-    for weakest, why in droppable:
-        rest = [i for i in members if i != weakest]
-        if not rest:
-            continue  # a row of one face-down tile: nothing left to read without it
-        cands, other_doubts, other_warnings = _read_settled(rest, dets, kept, names)
-        if cands[0].penalty < best.penalty:
-            candidates, doubts, members = cands, other_doubts, rest
-            row_warnings = [
-                *other_warnings,
-                GroupingWarning(
-                    "dropped_tile",
-                    f"left out {dets[weakest].tile} ({dets[weakest].confidence:.2f}): {why}",
-                    (weakest,),
-                ),
-            ]
-            best = candidates[0]
+    dropped: list[GroupingWarning] = []
+    for _ in range(settings.DROP_ROUNDS):
+        before = len(dropped)
+        for weakest, why in droppable:
+            rest = [i for i in members if i != weakest]
+            if not rest or weakest not in members:
+                continue  # a row of one face-down tile: nothing left to read without it
+            cands, other_doubts, other_warnings = _read_settled(rest, dets, kept, names)
+            if cands[0].penalty < best.penalty:
+                candidates, doubts, members = cands, other_doubts, rest
+                dropped.append(
+                    GroupingWarning(
+                        "dropped_tile",
+                        f"left out {dets[weakest].tile} ({dets[weakest].confidence:.2f}): {why}",
+                        (weakest,),
+                    )
+                )
+                row_warnings = [*other_warnings, *dropped]
+                best = candidates[0]
+        if len(dropped) == before:
+            break
+        # The row read without a tile may show another out of place (a dead wall lying on
+        # the hand's line: its indicator off the line, then a face-down tile at the end).
+        droppable = _droppable(best, members, dets)
     # Dora indicators cut by the photo's edge (only here is the frame's size known).
     candidates = [_cut_by_frame(g, dets, width, height) for g in candidates]
     best = candidates[0]

@@ -15,7 +15,7 @@ from vision.grouping.indicators import _indicator_bands
 from vision.grouping.melds import _parse
 from vision.grouping.memo import remembered
 from vision.grouping.row_geometry import RowGeometry, _gaps, _row_geometry
-from vision.grouping.values import Detection, Grouping, GroupingWarning, Token, _kind
+from vision.grouping.values import Detection, Grouping, GroupingWarning, MeldGroup, Token, _kind
 from vision.rows import Row, centres_of, fit_line, sizes_of
 
 
@@ -385,6 +385,48 @@ def _stack_variants(
     return variants
 
 
+def _beyond_upright(
+    geo: RowGeometry, dets: Sequence[Detection], others: Sequence[int], up: np.ndarray
+) -> list[tuple[int, int]]:
+    """(row tile, tile) pairs: a fourth copy of an upright row tile lying just beyond it
+    (where an added kan's tile lies beyond its called one; :data:`STACK_ON_UPRIGHT`). The
+    tile under it may be that called tile, misjudged upright."""
+    if not settings.STACK_ON_UPRIGHT:
+        return []
+    beyond = _unattached_stacks(replace(geo, sideways=~geo.sideways), dets, others, up)
+    return [(h, i) for h, i in beyond if _kind(dets[h].tile) == _kind(dets[i].tile)]
+
+
+def _stack_on_upright(
+    melds: Sequence[MeldGroup],
+    on_upright: Sequence[tuple[int, int]],
+    stacks: dict[int, tuple[int, float]],
+) -> tuple[float, list[GroupingWarning]]:
+    """What a reading pays for a fourth copy of a pon's (or open kan's) tile lying just
+    beyond one of its upright tiles (``on_upright``: (row tile, tile beyond) pairs): an added
+    kan whose called tile was misjudged, the sideways tile read elsewhere in the meld. The
+    reading with that tile turned (:func:`doubts._kakan_swaps`) explains it."""
+    stacked = {d for d, _ in stacks.values()}
+    found = [
+        (h, i)
+        for m in melds
+        if m.kind in ("pon", "daiminkan")
+        for h, i in on_upright
+        if h in m.dets and i not in stacked
+    ]
+    if not found:
+        return 0.0, []
+    return settings.P_STACK_ON_UPRIGHT * len(found), [
+        GroupingWarning(
+            "possible_kakan",
+            "a fourth copy of a meld's tile lies just beyond one of its upright tiles: the "
+            "meld may be an added kan called with that tile",
+            tuple(x for pair in found for x in pair),
+            (("beyond_upright", True),),
+        )
+    ]
+
+
 def _read_row(
     members: list[int],
     dets: Sequence[Detection],
@@ -451,6 +493,7 @@ def _read_row(
             else []
         )
         variants = _stack_variants(geo, dets, attached, loose, up_sign)
+        on_upright = _beyond_upright(geo, dets, [i for i in others_all if i not in taken], up)
         for stacks, variant_pen, variant_warn in variants:
             stacked_dets = {det for det, _ in stacks.values()}
             others = [i for i in others_all if i not in stacked_dets]
@@ -492,6 +535,7 @@ def _read_row(
             open_bands: tuple[list[list[int]], list[GroupingWarning]] | None = None
             for parse in _parse(tokens):
                 hand_bands, hand_warn = bands, band_warn
+                upright_pen, upright_warn = _stack_on_upright(parse.melds, on_upright, stacks)
                 open_hand = any(m.kind != "ankan" for m in parse.melds)
                 if len(bands) > 1 and open_hand and settings.URA_NEEDS_CLOSED_HAND:
                     # Ura indicators are turned over only for a riichi winner, whose hand
@@ -507,10 +551,11 @@ def _read_row(
                         order=tuple(tokens),
                         dora=tuple(hand_bands[0]) if hand_bands else (),
                         ura=tuple(hand_bands[1]) if len(hand_bands) > 1 else (),
-                        penalty=parse.penalty + side_pen,
+                        penalty=parse.penalty + side_pen + upright_pen,
                         reading=reading,
                         warnings=(
                             *parse.warnings,
+                            *upright_warn,
                             *loose_warn,
                             *variant_warn,
                             *hand_warn,

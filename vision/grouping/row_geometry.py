@@ -39,6 +39,8 @@ class RowGeometry:
     conditioned: bool
     #: the row's sections judged apart (standing and flat tiles), as indices into members
     parts: tuple[np.ndarray, ...]
+    #: each member's sideways margin (log units; positive: judged sideways), None if unknown
+    margins: np.ndarray | None = None
 
 
 @remembered
@@ -140,6 +142,7 @@ def _row_geometry(
         origin=(float(origin[0]), float(origin[1])),
         conditioned=conditioned,
         parts=tuple(parts),
+        margins=margin,
     )
 
 

@@ -69,6 +69,10 @@ WARN_NO_DORA = True
 #: first one turned together (:func:`doubts._called_tile_swaps`; False: off).
 CHI_FIRST_SWAP = True
 
+#: ... and so is the best reading reached by turning doubtful judgements, on top of those
+#: turns (:func:`doubts._chi_swap_after_turns`; False: off).
+CHI_SWAP_AFTER_TURNS = True
+
 #: A tile judged sideways whose centre lies closer than this many local pitches to a
 #: neighbour (not stacked: STACK_NEAR's step or more) is a doubt whatever its box's shape
 #: (:func:`row_geometry._crowded_sideways`): touching, a sideways tile's centre lies 1.17
@@ -421,6 +425,10 @@ STEP_REACH = (2.0, 0.75)
 #: reads better, always named (``dropped_tile``; 0: off).
 DROP_OFF_LINE = 0.25
 
+#: Tiles are left out of the hand row in up to this many rounds: after a round that left one
+#: out, the row read without it is searched again (1: a single round).
+DROP_ROUNDS = 2
+
 #: The tiles that may not belong to the hand are also looked for in the row's reading as
 #: judged, when a turned judgement settled it otherwise: an added kan's tile taken into the
 #: row and crowded against the called tile, turned upright, reads a daiminkan before the
@@ -461,6 +469,12 @@ P_STACK_OUTSIDE_MELD = 2.0
 
 #: A tile of a meld's kind lying just beyond its sideways tile, not read as stacked on it.
 P_LOOSE_STACK = 0.4
+
+#: A fourth copy of a pon's (or open kan's) tile lying just beyond one of its upright tiles,
+#: not read as stacked on it: what the reading pays, and whether it is looked for (the meld
+#: is then also read with that tile as the called one, ``doubts._kakan_swaps``).
+P_STACK_ON_UPRIGHT = 1.2
+STACK_ON_UPRIGHT = True
 
 #: A tile on a sideways tile's far side is an added kan's only when of its kind (also read
 #: without it when not).
@@ -504,6 +518,14 @@ FLIP_POOL = 12
 
 #: Of each number of turned tiles, the best this many readings are taken one turn further.
 FLIP_BEAM = 3
+
+#: Where the best reading leaves gaps among the concealed tiles, the most sideways-looking
+#: tile of each meld-shaped group after a gap is a doubt too (``_gap_group_doubts``).
+GAP_GROUP_DOUBTS = True
+
+#: ... and of each meld-shaped group after it, when the tiles from the gap to the row's end
+#: split into melds (melds touch; only the first is set apart by a gap).
+GAP_GROUP_CHAIN = True
 
 #: Tiles turned together that give a hand a single turn gave are kept when they read it for
 #: less (False: dropped, a hand already seen).
