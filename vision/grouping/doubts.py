@@ -14,8 +14,9 @@ import numpy as np
 
 from vision.grouping import settings
 from vision.grouping.hand_row import _beyond_upright, _read_row, _read_row_splits
+from vision.grouping.melds import _meld_shaped, _meld_tiling
 from vision.grouping.row_geometry import RowGeometry, _near_edge_offsets, _row_geometry
-from vision.grouping.values import Detection, Grouping, GroupingWarning, Token, _kind
+from vision.grouping.values import Detection, Grouping, GroupingWarning, _kind
 from vision.rows import centres_of, fit_line, sizes_of
 
 
@@ -128,26 +129,6 @@ def _chi_swap_after_turns(
     return replace(g, penalty=pen), frozen
 
 
-def _meld_shaped(tiles: Sequence[str]) -> bool:
-    """Whether these tiles could be one meld: three or four of a kind, or a run of three.
-
-    >>> _meld_shaped(["3p", "2p", "4p"]), _meld_shaped(["6z"] * 4), _meld_shaped(["1m", "1m", "2m"])
-    (True, True, False)
-    """
-    kinds = [_kind(t) for t in tiles]
-    if any(k is None for k in kinds):
-        return False
-    if len(set(kinds)) == 1:
-        return True
-    run = sorted(k for k in kinds if k is not None)
-    return (
-        len(run) == 3
-        and run[0] < 27
-        and run == [run[0], run[0] + 1, run[0] + 2]
-        and run[0] // 9 == run[2] // 9
-    )
-
-
 def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
     """Tiles to re-read as sideways where the best reading leaves gaps among the concealed
     tiles (:data:`GAP_GROUP_DOUBTS`): of the three (or four) tiles after each such gap, when
@@ -164,26 +145,13 @@ def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
         return []
     margin = dict(zip(geo.members, geo.margins.tolist(), strict=True))
     order = [t for t in best.order if t.det in margin]
-
-    def tiling(k: int) -> list[Sequence[Token]] | None:
-        """Meld-shaped windows covering ``order[k:]`` exactly (the melds lie last)."""
-        if k == len(order):
-            return []
-        for n in (3, 4):
-            window = order[k : k + n]
-            if len(window) == n and _meld_window(window):
-                rest = tiling(k + n)
-                if rest is not None:
-                    return [window, *rest]
-        return None
-
     out: list[int] = []
     for k, tok in enumerate(order):
         if tok.det not in gapped:
             continue
         # Every meld from the gap to the row's end, when the tiles there split into melds
         # (GAP_GROUP_CHAIN: melds touch, only the first is set apart); else the first alone.
-        windows = tiling(k) if settings.GAP_GROUP_CHAIN else None
+        windows = _meld_tiling(order[k:]) if settings.GAP_GROUP_CHAIN else None
         if windows is None:
             windows = [order[k : k + n] for n in (3, 4)]
         for window in windows:
@@ -195,21 +163,6 @@ def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
             if pick not in out:
                 out.append(pick)
     return out
-
-
-def _meld_window(window: Sequence[Token]) -> bool:
-    """Whether these row places could be one meld as laid: a closed kan's face-down pattern,
-    or at most one sideways tile and meld-shaped faces."""
-    down = [k for k, t in enumerate(window) if t.face_down]
-    if down:
-        shown = {_kind(t.tile) for t in window if not t.face_down}
-        return (
-            len(window) == 4
-            and down in ([0, 3], [1, 2])
-            and not any(t.sideways for t in window)
-            and len(shown) <= 1
-        )
-    return sum(t.sideways for t in window) <= 1 and _meld_shaped([t.tile for t in window])
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,62 @@ def _meld_of(tokens: Sequence[Token]) -> tuple[MeldGroup, float, list[GroupingWa
     return MeldGroup(kind, tiles, source, dets), penalty, warnings
 
 
+def _meld_shaped(tiles: Sequence[str]) -> bool:
+    """Whether these tiles could be one meld: three or four of a kind, or a run of three.
+
+    >>> _meld_shaped(["3p", "2p", "4p"]), _meld_shaped(["6z"] * 4), _meld_shaped(["1m", "1m", "2m"])
+    (True, True, False)
+    """
+    kinds = [_kind(t) for t in tiles]
+    if any(k is None for k in kinds):
+        return False
+    if len(set(kinds)) == 1:
+        return True
+    run = sorted(k for k in kinds if k is not None)
+    return (
+        len(run) == 3
+        and run[0] < 27
+        and run == [run[0], run[0] + 1, run[0] + 2]
+        and run[0] // 9 == run[2] // 9
+    )
+
+
+def _meld_window(window: Sequence[Token]) -> bool:
+    """Whether these row places could be one meld as laid: a closed kan's face-down pattern,
+    or at most one sideways tile and meld-shaped faces."""
+    down = [k for k, t in enumerate(window) if t.face_down]
+    if down:
+        shown = {_kind(t.tile) for t in window if not t.face_down}
+        return (
+            len(window) == 4
+            and down in ([0, 3], [1, 2])
+            and not any(t.sideways for t in window)
+            and len(shown) <= 1
+        )
+    return sum(t.sideways for t in window) <= 1 and _meld_shaped([t.tile for t in window])
+
+
+def _meld_tiling(tokens: Sequence[Token]) -> list[Sequence[Token]] | None:
+    """Meld-shaped windows (:func:`_meld_window`) covering ``tokens`` exactly, first found
+    (threes before fours), or None.
+
+    >>> toks = [Token(i, t, False) for i, t in enumerate(["1m", "1m", "1m", "2p", "3p", "4p"])]
+    >>> [[t.tile for t in w] for w in _meld_tiling(toks)]
+    [['1m', '1m', '1m'], ['2p', '3p', '4p']]
+    >>> _meld_tiling(toks[:4]) is None
+    True
+    """
+    if not tokens:
+        return []
+    for n in (3, 4):
+        window = tokens[:n]
+        if len(window) == n and _meld_window(window):
+            rest = _meld_tiling(tokens[n:])
+            if rest is not None:
+                return [window, *rest]
+    return None
+
+
 def _parse(tokens: Sequence[Token]) -> list[_Parse]:
     """Every plausible reading of the places left to right, melds on the right."""
     results: list[_Parse] = []
