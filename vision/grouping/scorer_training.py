@@ -1,6 +1,6 @@
 """Training the indicator scorer (:mod:`vision.grouping.indicator_scorer`) on generated scenes.
 
-    .venv/bin/python -m vision.grouping.scorer_training --seeds 550001-550010 \\
+    .venv/bin/python -m vision.grouping.scorer_training --seeds 550001-550020 \\
         --cache /work/scratch/g12-ind/cache --out vision/grouping/indicator_scorer.json
 
 Seeds: never those that tune the rules (770001-770008) or report the grouping (880002,
@@ -166,7 +166,7 @@ def _seed_range(text: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", default="550001-550010", help="generator seeds, a-b")
+    parser.add_argument("--seeds", default="550001-550020", help="generator seeds, a-b")
     parser.add_argument("--n", type=int, default=500, help="scenes a seed")
     parser.add_argument("--cache", required=True, help="truth JSON kept here (outside git)")
     parser.add_argument("--hidden", type=int, default=8)
