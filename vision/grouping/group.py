@@ -104,7 +104,9 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         for weakest, why in droppable:
             rest = [i for i in members if i != weakest]
             if not rest or weakest not in members:
-                continue  # a row of one face-down tile: nothing left to read without it
+                # Left out in an earlier round, or a row of one face-down tile: nothing
+                # left to read without it.
+                continue
             cands, other_doubts, other_warnings = _read_settled(rest, dets, kept, names)
             if cands[0].penalty < best.penalty:
                 candidates, doubts, members = cands, other_doubts, rest
