@@ -15,7 +15,12 @@ import numpy as np
 from vision.grouping import settings
 from vision.grouping.hand_row import _beyond_upright, _read_row, _read_row_splits
 from vision.grouping.melds import _meld_shaped, _meld_tiling
-from vision.grouping.row_geometry import RowGeometry, _near_edge_offsets, _row_geometry
+from vision.grouping.row_geometry import (
+    RowGeometry,
+    _far_side,
+    _near_edge_offsets,
+    _reading_geometry,
+)
 from vision.grouping.values import Detection, Grouping, GroupingWarning, _kind
 from vision.rows import centres_of, fit_line, sizes_of
 
@@ -59,10 +64,9 @@ def _settle_doubts(
         # The melds' called tiles found after a gap, all turned at once: a row of three or
         # four touching melds needs every one turned before any reads well.
         together = frozenset(gapped)
-        g = row.read(flip_sideways=together)
-        pen = g.penalty + row.flip_cost(together, g.reading)
-        if pen < candidates[0].penalty:
-            combined.append((replace(g, penalty=pen), together))
+        g = row.read_turned(together)
+        if g.penalty < candidates[0].penalty:
+            combined.append((g, together))
     out = sorted([*candidates, *flipped, *(g for g, _ in combined)], key=lambda g: g.penalty)
     swapped = _chi_swap_after_turns(out[0], row)
     if swapped is not None:
@@ -96,37 +100,25 @@ def _chi_swap_after_turns(
     the melds appear only once doubts are turned (no tile judged sideways at first, as in a
     row seen from low down), the chi's called tile turned may be the wrong one of the three:
     a chi is only called from the left, so its first tile is the called one."""
-    if not settings.CHI_SWAP_AFTER_TURNS:
+    if not settings.CHI_SWAP_AFTER_TURNS or not best.order:
         return None
-    wrong = [
-        m
-        for m in best.melds
-        if m.kind == "chi" and any(w.code == "chi_not_from_left" for w in best.warnings)
-    ]
-    if not wrong or not best.order:
+    side = {t.det for t in best.order if t.sideways}
+    # A chi whose one sideways tile is not its first is the one called from the wrong side.
+    swaps = set()
+    for m in best.melds:
+        called = [d for d in m.dets if d in side]
+        if m.kind == "chi" and len(called) == 1 and called[0] != m.dets[0]:
+            swaps ^= {called[0], m.dets[0]}
+    if not swaps:
         return None
-    geo = row.geo
-    if not geo.conditioned:
-        geo = _row_geometry(row.members, row.dets, row.split, best.reading)
+    geo = _reading_geometry(row.geo, row.members, row.dets, row.split, best.reading)
     judged = dict(zip(geo.members, geo.sideways.tolist(), strict=True))
     turned = {t.det for t in best.order if t.det in judged and t.sideways != judged[t.det]}
     if not turned:
         return None  # as judged: _called_tile_swaps has tried it
-    side = {t.det for t in best.order if t.sideways}
-    flips = set(turned)
-    for m in wrong:
-        called = [d for d in m.dets if d in side]
-        if len(called) != 1 or called[0] == m.dets[0]:
-            continue
-        flips ^= {called[0], m.dets[0]}
-    if flips == turned:
-        return None
-    frozen = frozenset(flips)
-    g = row.read(flip_sideways=frozen)
-    pen = g.penalty + row.flip_cost(frozen, g.reading)
-    if pen >= best.penalty:
-        return None
-    return replace(g, penalty=pen), frozen
+    flips = frozenset(turned ^ swaps)
+    g = row.read_turned(flips)
+    return (g, flips) if g.penalty < best.penalty else None
 
 
 def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
@@ -187,6 +179,12 @@ class _DoubtfulRow:
 
     def flip_cost(self, flips: Iterable[int], reading: int) -> float:
         return _flip_cost(self.geo, self.edge, flips, reading)
+
+    def read_turned(self, flips: frozenset[int]) -> Grouping:
+        """The best reading with the sideways judgements of ``flips`` turned, priced with
+        what turning them costs (:meth:`flip_cost`)."""
+        g = self.read(flip_sideways=flips)
+        return replace(g, penalty=g.penalty + self.flip_cost(flips, g.reading))
 
 
 def _near_edges(geo: RowGeometry) -> np.ndarray | None:
@@ -252,8 +250,8 @@ def _combined_flips(
         return []
 
     def read(flips: frozenset[int]) -> tuple[float, frozenset[int], Grouping]:
-        g = row.read(flip_sideways=flips)
-        return g.penalty + row.flip_cost(flips, g.reading), flips, g
+        g = row.read_turned(flips)
+        return g.penalty, flips, g
 
     singles: dict[tuple[Any, ...], float] = {}
     for g in flipped:
@@ -279,7 +277,7 @@ def _combined_flips(
         if not settings.KEEP_CHEAPER_TURNS and single < math.inf:
             continue
         if pen < min(best.penalty, single) and g.key() not in out:
-            out[g.key()] = (replace(g, penalty=pen), flips)
+            out[g.key()] = (g, flips)
     return list(out.values())
 
 
@@ -472,10 +470,8 @@ def _kakan_marks(
     tile (when the meld was not read at all, the tile turned alone reads it)."""
     if not settings.STACK_ON_UPRIGHT or not best.order:
         return []
-    if not geo.conditioned:
-        geo = _row_geometry(members, dets, split, best.reading)
-    rd = best.reading * np.array(geo.direction)
-    up = np.array([rd[1], -rd[0]])
+    geo = _reading_geometry(geo, members, dets, split, best.reading)
+    up = _far_side(geo.direction, best.reading)
     row = set(geo.members) | {t.stacked for t in best.order if t.stacked is not None}
     others = [i for i in kept if i not in row]
     return [h for h, _ in _beyond_upright(geo, dets, others, up)]

@@ -14,7 +14,13 @@ from vision.grouping import settings
 from vision.grouping.indicators import _indicator_bands
 from vision.grouping.melds import _parse
 from vision.grouping.memo import remembered
-from vision.grouping.row_geometry import RowGeometry, _gaps, _row_geometry
+from vision.grouping.row_geometry import (
+    RowGeometry,
+    _far_side,
+    _gaps,
+    _reading_geometry,
+    _row_geometry,
+)
 from vision.grouping.values import Detection, Grouping, GroupingWarning, MeldGroup, Token, _kind
 from vision.rows import Row, centres_of, fit_line, sizes_of
 
@@ -457,10 +463,7 @@ def _read_row(
     candidates: list[Grouping] = []
     geos: dict[int, RowGeometry] = {}
     for reading in (1, -1):
-        # Near 45 degrees sideways tiles are found by their offset towards the player,
-        # whose side each reading direction fixes (reading left to right, the player is
-        # on the row's normal side).
-        geo = first if first.conditioned else _row_geometry(members, dets, split, reading)
+        geo = _reading_geometry(first, members, dets, split, reading)
         if flip_sideways:
             flipped = np.array(
                 [s != (m in flip_sideways) for s, m in zip(geo.sideways, geo.members, strict=True)]
@@ -471,7 +474,7 @@ def _read_row(
         attached = _attach_stacks(geo, dets, others_all)
         d = np.array(geo.direction)
         rd = reading * d
-        up = np.array([rd[1], -rd[0]])
+        up = _far_side(geo.direction, reading)
         normal = np.array([-d[1], d[0]])
         up_sign = float(np.sign(up @ normal))
         order = list(range(len(members)))

@@ -63,12 +63,7 @@ def _meld_of(tokens: Sequence[Token]) -> tuple[MeldGroup, float, list[GroupingWa
         if stacked:
             kind = "kakan"
         else:
-            kinds = sorted(_kind(t) or 0 for t in tiles)
-            is_run = (
-                kinds[0] < 27
-                and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
-                and (kinds[0] // 9 == kinds[2] // 9)
-            )
+            is_run = _is_run(sorted(_kind(t) or 0 for t in tiles))
             kind = "chi" if is_run else "pon"
             if is_run and pos != 0:
                 warnings.append(
@@ -104,14 +99,20 @@ def _meld_shaped(tiles: Sequence[str]) -> bool:
     kinds = [_kind(t) for t in tiles]
     if any(k is None for k in kinds):
         return False
-    if len(set(kinds)) == 1:
-        return True
-    run = sorted(k for k in kinds if k is not None)
+    return len(set(kinds)) == 1 or _is_run(sorted(k for k in kinds if k is not None))
+
+
+def _is_run(kinds: Sequence[int]) -> bool:
+    """Whether these tile kinds (sorted) are three in a row of one suit (a chi's).
+
+    >>> _is_run([0, 1, 2]), _is_run([7, 8, 9]), _is_run([27, 28, 29])
+    (True, False, False)
+    """
     return (
-        len(run) == 3
-        and run[0] < 27
-        and run == [run[0], run[0] + 1, run[0] + 2]
-        and run[0] // 9 == run[2] // 9
+        len(kinds) == 3
+        and kinds[0] < 27
+        and list(kinds) == [kinds[0], kinds[0] + 1, kinds[0] + 2]
+        and kinds[0] // 9 == kinds[2] // 9
     )
 
 

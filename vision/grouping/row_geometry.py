@@ -146,6 +146,30 @@ def _row_geometry(
     )
 
 
+def _reading_geometry(
+    first: RowGeometry,
+    members: Sequence[int],
+    dets: Sequence[Detection],
+    split: int | None,
+    reading: int,
+) -> RowGeometry:
+    """The row's geometry for one reading direction: ``first`` (judged with the player's side
+    unknown) where the box shapes judge, else judged again with the player's side the
+    reading fixes (near 45 degrees sideways tiles are found by their offset towards the
+    player; reading left to right, the player is on the row's normal side)."""
+    return first if first.conditioned else _row_geometry(members, dets, split, reading)
+
+
+def _far_side(direction: tuple[float, float], reading: int) -> np.ndarray:
+    """The unit vector across the row away from the player, for a reading direction.
+
+    >>> _far_side((1.0, 0.0), 1).tolist(), _far_side((1.0, 0.0), -1).tolist()
+    ([0.0, -1.0], [-0.0, 1.0])
+    """
+    rd = reading * np.array(direction)
+    return np.array([rd[1], -rd[0]])
+
+
 def _doubtful_ends(margin: np.ndarray, within: float, judged: np.ndarray | None = None) -> set[int]:
     """The row's end tiles within ``within`` of the sideways judgement's margin (only those
     judged sideways, when ``judged`` is given): doubts, re-read the other way.
