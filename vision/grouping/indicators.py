@@ -213,13 +213,15 @@ def _split_into_lines(
     Seen from low down, the rows beyond the hand (a wall, a dead wall's tiers, the rivers)
     lie closer across the table than the links' reach, and chain into one block: a dead
     wall's indicators then hide in a run of dozens of tiles and are never a candidate."""
+
+    def step(p: int, q: int) -> float:
+        """The centre step along from ``p`` to ``q``, in the pair's own size."""
+        return float(abs(along[q] - along[p]) * 2 / (sizes[p] + sizes[q]))
+
     out: list[tuple[list[int], bool]] = []
     for members in groups.values():
         order = sorted(members, key=lambda k: along[k])
-        steps = [
-            abs(along[q] - along[p]) * 2 / (sizes[p] + sizes[q])
-            for p, q in itertools.pairwise(order)
-        ]
+        steps = [step(p, q) for p, q in itertools.pairwise(order)]
         if len(members) < 3 or min(steps) > settings.RUN_MIN_STEP:
             out.append((members, False))
             continue
@@ -228,7 +230,7 @@ def _split_into_lines(
         for p, q in zip(*links, strict=True):
             if p not in inside:
                 continue
-            if abs(along[q] - along[p]) * 2 / (sizes[p] + sizes[q]) > settings.RUN_LINE_STEP:
+            if step(p, q) > settings.RUN_LINE_STEP:
                 continue  # a space along the line: its tiles touch
             cost = abs(float(height[p] - height[q])) + settings.RUN_LINE_ALONG * abs(
                 float(along[p] - along[q])
