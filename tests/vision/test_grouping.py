@@ -407,6 +407,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "two_called_tiles_near_threshold": {"GAP_GROUP_CHAIN": False},
     # both melds' called tiles are turned together: the search stays on
     "two_melds_in_steep_perspective": {"MAX_FLIPS": 4},
+    # the learned ura scorer also reads these ura (it has its own fixtures)
+    "ura_above_dora_sheared": {"URA_SCORER_OVERRIDE": 0.0},
+    "ura_just_above_dora_low_view": {"URA_SCORER_OVERRIDE": 0.0},
 }
 
 

@@ -206,8 +206,10 @@ def test_each_indicator_rule_is_what_reads_its_fixture(
     out = group(data["request"])
     assert out["hand"] == data["expected"]["hand"], data["about"]
     assert set(data["expected"]["warnings"]) <= {w["code"] for w in out["warnings"]}
-    # The learned scorer could make up for any one rule: off here (it has its own fixtures).
+    # The learned scorers could make up for any one rule: off here (they have their own
+    # fixtures).
     monkeypatch.setattr(settings, "SCORER_OVERRIDE", 0.0)
+    monkeypatch.setattr(settings, "URA_SCORER_OVERRIDE", 0.0)
     monkeypatch.setattr(settings, setting, value)
     assert group(data["request"])["hand"] != data["expected"]["hand"]
 

@@ -57,9 +57,24 @@ class Candidates:
     rule: _Run | None
 
 
+@dataclass(frozen=True, slots=True)
+class UraCandidates:
+    """One reading's dora and its candidate ura runs with their measurements (training the
+    ura scorer)."""
+
+    members: tuple[int, ...]
+    up: tuple[float, ...]
+    dora: tuple[int, ...]
+    pool: list[_Run]
+    table: np.ndarray
+
+
 #: Set to a list to collect every reading's :class:`Candidates` (the scorer's training data,
 #: :mod:`vision.grouping.scorer_training`); None at run time.
 TRACE: ContextVar[list[Candidates] | None] = ContextVar("indicator_trace", default=None)
+
+#: ... and every reading's :class:`UraCandidates` (the ura scorer's training data).
+URA_TRACE: ContextVar[list[UraCandidates] | None] = ContextVar("ura_trace", default=None)
 
 
 def _median(values: np.ndarray) -> float:
@@ -771,6 +786,104 @@ def _indicator_bands(
             for o in runs
         )
 
+    def ura_features(
+        run: _Run, rule: _Run | None, count: int, shape: dict[int, float]
+    ) -> list[float]:
+        """The candidate ura run's measurements against the dora, as
+        :data:`indicator_scorer.URA_FEATURES` names them."""
+        assert dora is not None
+        n, nd = len(run.face_up), len(dora.face_up)
+        depth = max((run.depth_px + dora.depth_px) / 2, 1e-6)
+        size = max(1.0, (run.size + dora.size) / 2)
+        rise = run.height - dora.height
+        between = any(
+            o is not run
+            and o is not dora
+            and o.face_up
+            and _over(o, run)
+            and dora.height + 0.1 < o.height < run.height - 0.1
+            for o in runs
+        )
+        nxt = row_above(run)
+        return [
+            1.0,
+            float(run is rule),
+            float(rule is None),
+            float(n == nd),
+            min(abs(n - nd), 4) / 4,
+            n / 5,
+            nd / 5,
+            min(max(rise, -1.0), 4.0) / 4,
+            min(max((run.rise_px - dora.rise_px) / depth, -1.0), 4.0) / 4,
+            min(abs(run.start - dora.start) / size, 4.0) / 4,
+            min(abs(run.end - dora.end) / size, 4.0) / 4,
+            min(max((run.start - dora.end) / size, -4.0), 4.0) / 4,
+            float(abs(rise) < 0.3),
+            float(_dead_wall(dora)),
+            float(_dead_wall(run)),
+            float(is_river(run)),
+            float(stacked_on(run, dora)),
+            float(crowded(run)),
+            float(behind_wall(run)),
+            math.log(max(run.size, 0.1) / max(dora.size, 0.1)),
+            float(between),
+            float(nxt is not None and len(nxt.face_up) > n),
+            float(run.from_block),
+            float(dora.from_block),
+            max(abs(shape.get(i, 0.0)) for i in run.face_up),
+            min(dora.height, 4.0) / 4,
+            math.log1p(face_up_total) / 5,
+            min(count, 8) / 8,
+        ]
+
+    def rescored_ura(
+        pool: list[_Run],
+        table: np.ndarray,
+        ura: _Run | None,
+        possible: list[_Run],
+        warnings: list[GroupingWarning],
+    ) -> tuple[_Run | None, list[_Run], list[GroupingWarning]]:
+        """The ura scorer's second opinion on the rules' ura (None: none): taken at a clear
+        lead and named ``possible_ura``; a close call names both."""
+        assert dora is not None
+        options: list[_Run | None] = [*pool, None]
+        full = np.append(indicator_scorer.ura_scores(table), 0.0)
+        rule = next((k for k, r in enumerate(pool) if r is ura), len(pool))
+        best = int(np.argmax(full))
+        if best != rule and full[best] - full[rule] >= settings.URA_SCORER_OVERRIDE:
+            new = options[best]
+            warnings = [
+                w
+                for w in warnings
+                if not (
+                    w.code == "ura_beside_dora"
+                    and ura is not None
+                    and set(ura.face_up) <= set(w.detections)
+                )
+            ]
+            warnings.append(
+                GroupingWarning(
+                    "possible_ura",
+                    "the layout rules and the learned ura scorer read the ura indicators "
+                    "differently; the scorer's reading, clearly ahead, is taken",
+                    (*dora.face_up, *(i for r in (ura, new) if r is not None for i in r.face_up)),
+                )
+            )
+            return new, [r for r in possible if r is not new], warnings
+        if len(options) > 1:
+            second = max((k for k in range(len(options)) if k != rule), key=lambda k: full[k])
+            if full[rule] - full[second] < settings.URA_SCORER_DOUBT:
+                named = tuple(i for k in (rule, second) if options[k] for i in options[k].face_up)
+                warnings.append(
+                    GroupingWarning(
+                        "possible_ura",
+                        "the learned ura scorer finds another reading of the ura indicators "
+                        "nearly as likely",
+                        (*dora.face_up, *named),
+                    )
+                )
+        return ura, possible, warnings
+
     possible: list[_Run] = []
     # Dora on a dead wall stand a tier higher than ura on the table (see URA_ALIGN_WALL and
     # URA_OWN_RISE_WALL below).
@@ -844,6 +957,29 @@ def _indicator_bands(
                 )
             break
         possible.append(run)
+    ura_trace = URA_TRACE.get()
+    if (
+        ura_allowed
+        and split is None
+        and (ura_trace is not None or settings.URA_SCORER_OVERRIDE > 0)
+    ):
+        # The learned second opinion on the ura (indicator_scorer.URA_FEATURES): the rules'
+        # fixed reaches miss ura on their dora seen from low down, or take discards for them.
+        shape = shapes()
+        upool = [
+            r
+            for r in runs
+            if r is not dora
+            and 0 < len(r.face_up) <= settings.MAX_INDICATORS
+            and -settings.URA_POOL_BELOW < r.height - dora.height < settings.URA_POOL_ABOVE
+            and r.start < dora.end + settings.URA_POOL_ALONG
+            and r.end > dora.start - settings.URA_POOL_ALONG
+        ]
+        utable = np.array([ura_features(r, ura, len(upool), shape) for r in upool])
+        if ura_trace is not None:
+            ura_trace.append(UraCandidates(geo.members, tuple(up), dora.face_up, upool, utable))
+        if upool and settings.URA_SCORER_OVERRIDE > 0:
+            ura, possible, warnings = rescored_ura(upool, utable, ura, possible, warnings)
     if ura is None and possible:
         warnings.append(
             GroupingWarning(

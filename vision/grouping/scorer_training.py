@@ -2,6 +2,8 @@
 
     .venv/bin/python -m vision.grouping.scorer_training --seeds 550001-550020 \\
         --cache /work/scratch/g12-ind/cache --out vision/grouping/indicator_scorer.json
+    .venv/bin/python -m vision.grouping.scorer_training --kind ura --seeds 550001-550040 \
+        --cache /work/scratch/g12-ind/cache
 
 Seeds: never those that tune the rules (770001-770008) or report the grouping (880002,
 990001, the held-out set). Each scene (500 a seed, rendered once and kept as truth JSON in
@@ -13,6 +15,11 @@ whose dora no run holds alone (merged with other tiles, split) teach nothing and
 The network, one hidden layer of tanh units plus a linear part, scores each run; a softmax
 over the runs and "no dora" (score 0) is fitted by full-batch Adam with an L2 penalty, from a
 fixed seed, so the same scenes give the same weights.
+
+The ura scorer (``--kind ura``) learns the same way from each scene grouped as at run time
+(the dora scorer on, the ura scorer off) whose dora are read right: the candidates are the
+runs near the dora (:data:`~vision.grouping.indicator_scorer.URA_FEATURES`), the label the run
+holding exactly the true ura, or "no ura".
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from vision.grouping import indicators, settings
-from vision.grouping.indicator_scorer import FEATURES, WEIGHTS
+from vision.grouping.indicator_scorer import FEATURES, URA_FEATURES, URA_WEIGHTS, WEIGHTS
 from vision.grouping.truth import detections_of, indicators_visible
 from vision.rows import centres_of
 
@@ -82,6 +89,47 @@ def example_of(truth: dict[str, Any]) -> Example | None:
     return (found.table, right[0]) if right else None
 
 
+def ura_example_of(truth: dict[str, Any]) -> Example | None:
+    """The candidate ura runs' measurements and the index of the right option
+    (``len(table)``: no ura), or None when the scene teaches nothing: the dora read wrong (the
+    ura are read against them), no reading with ura allowed, or the true ura in no run alone.
+    The scene is grouped as at run time (the dora scorer on), the ura scorer off.
+
+    >>> ura_example_of({"tiles": [], "hand": {}, "hand_fully_visible": False}) is None
+    True
+    """
+    from vision.grouping import group_detections
+
+    if not truth.get("hand_fully_visible", True) or not indicators_visible(truth):
+        return None
+    roles = [t["role"] for t in truth["tiles"] if t["labelled"]]
+    dets = detections_of(truth)
+    trace: list[indicators.UraCandidates] = []
+    token = indicators.URA_TRACE.set(trace)
+    saved = settings.URA_SCORER_OVERRIDE
+    settings.URA_SCORER_OVERRIDE = 0.0
+    try:
+        result = group_detections(dets, width=truth["width"], height=truth["height"])
+    finally:
+        settings.URA_SCORER_OVERRIDE = saved
+        indicators.URA_TRACE.reset(token)
+    best = result.best
+    if best is None or len(best.order) < 2:
+        return None
+    dora = {i for i, r in enumerate(roles) if r == "dora"}
+    if set(best.dora) != dora or not dora:
+        return None
+    members = set(t.det for t in best.order)
+    found = next((c for c in trace if set(c.members) == members and set(c.dora) == dora), None)
+    if found is None or not found.pool:
+        return None
+    ura = {i for i, r in enumerate(roles) if r == "ura"}
+    if not ura:
+        return found.table, len(found.pool)
+    right = [k for k, run in enumerate(found.pool) if set(run.face_up) == ura]
+    return (found.table, right[0]) if right else None
+
+
 def fit(
     examples: list[Example], *, hidden: int = 8, l2: float = 1e-4, epochs: int = 1500, seed: int = 0
 ) -> dict[str, Any]:
@@ -94,8 +142,8 @@ def fit(
     True
     """
     rng = np.random.default_rng(seed)
-    n_feat = len(FEATURES)
-    k_max = max(len(t) for t, _ in examples)
+    n_feat = examples[0][0].shape[1]
+    k_max = max(1, max(len(t) for t, _ in examples))
     n = len(examples)
     x = np.zeros((n, k_max, n_feat))
     mask = np.zeros((n, k_max + 1), dtype=bool)
@@ -171,19 +219,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", required=True, help="truth JSON kept here (outside git)")
     parser.add_argument("--hidden", type=int, default=8)
     parser.add_argument("--l2", type=float, default=1e-4)
-    parser.add_argument("--out", default=str(WEIGHTS))
+    parser.add_argument(
+        "--kind", choices=("dora", "ura"), default="dora", help="which scorer to train"
+    )
+    parser.add_argument("--out", help="weights file (default: the shipped one of --kind)")
     args = parser.parse_args(argv)
     seeds = _seed_range(args.seeds)
-    examples = [e for t in _scenes(seeds, args.n, Path(args.cache)) if (e := example_of(t))]
+    extract = example_of if args.kind == "dora" else ura_example_of
+    examples = [e for t in _scenes(seeds, args.n, Path(args.cache)) if (e := extract(t))]
     weights = fit(examples, hidden=args.hidden, l2=args.l2)
+    out = args.out or str(WEIGHTS if args.kind == "dora" else URA_WEIGHTS)
     weights = {
-        "features": list(FEATURES),
-        "trained": f"{datetime.now(UTC):%Y-%m-%d}: vision.grouping.scorer_training --seeds "
-        f"{args.seeds} --n {args.n} --hidden {args.hidden} --l2 {args.l2}; {len(examples)} "
-        f"scenes, loss {weights['loss']:.4f}",
+        "features": list(FEATURES if args.kind == "dora" else URA_FEATURES),
+        "trained": f"{datetime.now(UTC):%Y-%m-%d}: vision.grouping.scorer_training --kind "
+        f"{args.kind} --seeds {args.seeds} --n {args.n} --hidden {args.hidden} --l2 {args.l2}; "
+        f"{len(examples)} scenes, loss {weights['loss']:.4f}",
         **weights,
     }
-    Path(args.out).write_text(json.dumps(weights, indent=1) + "\n")
+    Path(out).write_text(json.dumps(weights, indent=1) + "\n")
     print(weights["trained"])
     return 0
 

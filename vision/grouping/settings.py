@@ -198,6 +198,18 @@ SCORER_OVERRIDE = 2.0
 
 SCORER_DOUBT = 0.5
 
+#: The learned ura scorer (:func:`vision.grouping.indicator_scorer.ura_scores`) overrides the
+#: rules' ura (or their reading of none) when its choice scores this much higher (log odds),
+#: named ``possible_ura``; a lead of the rules' choice under URA_SCORER_DOUBT names both.
+#: 0: not consulted. Its candidates: face-up runs of at most five tiles from URA_POOL_BELOW
+#: hand depths under the dora to URA_POOL_ABOVE over them, reaching within URA_POOL_ALONG hand
+#: tile widths of the dora along the hand.
+URA_SCORER_OVERRIDE = 1.0
+URA_SCORER_DOUBT = 0.5
+URA_POOL_BELOW = 0.6
+URA_POOL_ABOVE = 4.0
+URA_POOL_ALONG = 4.0
+
 #: A run not read as dora or ura that the scorer rates this far above "no dora" (its score;
 #: SCORER_OVERRIDE's scale) is named with the dora as ``possible_indicators`` (study seed
 #: 1005, scene 95: a lone discard half hidden just above the hand read as the dora, the true
