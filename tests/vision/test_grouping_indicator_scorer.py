@@ -100,20 +100,25 @@ def test_off_the_scorer_is_not_consulted(monkeypatch) -> None:
     assert out["hand"]["dora_indicators"] == ["7p"]
 
 
-def test_training_labels_the_run_holding_the_true_dora() -> None:
-    """``example_of`` on a scene laid out by hand (truth as the generator writes it): the
-    candidate runs are the lone tile and the row, the label the lone tile's run."""
-    request = _layout()
-    roles = ["hand"] * 14 + ["dora"] + ["discard"] * 3
-    truth = {
+def _truth(
+    request: dict[str, Any], roles: list[str], dora: list[str], ura: list[str]
+) -> dict[str, Any]:
+    """A scene laid out by hand as the generator writes its truth."""
+    return {
         "width": request["width"],
         "height": request["height"],
-        "hand": {"dora_indicators": ["7p"], "ura_indicators": []},
+        "hand": {"dora_indicators": dora, "ura_indicators": ura},
         "tiles": [
             {"class": d["tile"], "box": d["box"], "labelled": True, "role": role}
             for d, role in zip(request["detections"], roles, strict=True)
         ],
     }
+
+
+def test_training_labels_the_run_holding_the_true_dora() -> None:
+    """``example_of`` on a scene laid out by hand (truth as the generator writes it): the
+    candidate runs are the lone tile and the row, the label the lone tile's run."""
+    truth = _truth(_layout(), ["hand"] * 14 + ["dora"] + ["discard"] * 3, ["7p"], [])
     example = scorer_training.example_of(truth)
     assert example is not None
     table, right = example
@@ -203,17 +208,7 @@ def test_off_the_ura_scorer_is_not_consulted(monkeypatch) -> None:
 def test_ura_training_labels_the_run_holding_the_true_ura() -> None:
     """``ura_example_of`` on the scene laid out by hand: candidates the tile on the dora and
     the far tile; the label the one on the dora, or "no ura" when the truth has none."""
-    request = _ura_layout()
-    roles = ["hand"] * 14 + ["dora", "ura", "discard"]
-    truth = {
-        "width": request["width"],
-        "height": request["height"],
-        "hand": {"dora_indicators": ["7p"], "ura_indicators": ["3s"]},
-        "tiles": [
-            {"class": d["tile"], "box": d["box"], "labelled": True, "role": role}
-            for d, role in zip(request["detections"], roles, strict=True)
-        ],
-    }
+    truth = _truth(_ura_layout(), ["hand"] * 14 + ["dora", "ura", "discard"], ["7p"], ["3s"])
     example = scorer_training.ura_example_of(truth)
     assert example is not None
     table, right = example

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,45 @@ from vision.rows import centres_of
 Example = tuple[np.ndarray, int]
 
 
+def _grouped(
+    truth: dict[str, Any], trace_var: ContextVar[list[Any] | None], setting: str
+) -> tuple[Any, list[Any], list[str], list[Any]] | None:
+    """The scene grouped from its true boxes with the scorer ``setting`` off, collecting the
+    candidates ``trace_var`` traces: ``(best reading, trace, roles, detections)``, or None when
+    the scene teaches nothing (the hand or an indicator not seen, no hand row)."""
+    from vision.grouping import group_detections  # the package imports this module's siblings
+
+    if not truth.get("hand_fully_visible", True):
+        return None
+    if not indicators_visible(truth):
+        return None  # an indicator not seen
+    dets = detections_of(truth)
+    trace: list[Any] = []
+    token = trace_var.set(trace)
+    saved = getattr(settings, setting)
+    setattr(settings, setting, 0.0)
+    try:
+        result = group_detections(dets, width=truth["width"], height=truth["height"])
+    finally:
+        setattr(settings, setting, saved)
+        trace_var.reset(token)
+    best = result.best
+    if best is None or len(best.order) < 2:
+        return None
+    roles = [t["role"] for t in truth["tiles"] if t["labelled"]]
+    return best, trace, roles, dets
+
+
+def _labelled(table: np.ndarray, pool: list[Any], roles: list[str], role: str) -> Example | None:
+    """The example with the run holding exactly the tiles of ``role`` as its label (none such
+    in the scene: the last option), or None when no run holds them alone."""
+    wanted = {i for i, r in enumerate(roles) if r == role}
+    if not wanted:
+        return table, len(pool)
+    right = [k for k, run in enumerate(pool) if set(run.face_up) == wanted]
+    return (table, right[0]) if right else None
+
+
 def example_of(truth: dict[str, Any]) -> Example | None:
     """The candidate runs' measurements and the index of the right option (``len(table)``:
     no dora), or None when the scene teaches nothing.
@@ -48,26 +88,10 @@ def example_of(truth: dict[str, Any]) -> Example | None:
     >>> example_of({"tiles": [], "hand": {}, "hand_fully_visible": False}) is None
     True
     """
-    from vision.grouping import group_detections  # the package imports this module's siblings
-
-    if not truth.get("hand_fully_visible", True):
+    got = _grouped(truth, indicators.TRACE, "SCORER_OVERRIDE")
+    if got is None:
         return None
-    if not indicators_visible(truth):
-        return None  # an indicator not seen
-    roles = [t["role"] for t in truth["tiles"] if t["labelled"]]
-    dets = detections_of(truth)
-    trace: list[indicators.Candidates] = []
-    token = indicators.TRACE.set(trace)
-    saved = settings.SCORER_OVERRIDE
-    settings.SCORER_OVERRIDE = 0.0
-    try:
-        result = group_detections(dets, width=truth["width"], height=truth["height"])
-    finally:
-        settings.SCORER_OVERRIDE = saved
-        indicators.TRACE.reset(token)
-    best = result.best
-    if best is None or len(best.order) < 2:
-        return None
+    best, trace, roles, dets = got
     members = [t.det for t in best.order]
     first, last = centres_of(np.array([dets[members[0]].box, dets[members[-1]].box]))
     along = (last - first) / (np.linalg.norm(last - first) or 1.0)
@@ -82,11 +106,7 @@ def example_of(truth: dict[str, Any]) -> Example | None:
     )
     if found is None:
         return None
-    dora = {i for i, r in enumerate(roles) if r == "dora"}
-    if not dora:
-        return found.table, len(found.pool)
-    right = [k for k, run in enumerate(found.pool) if set(run.face_up) == dora]
-    return (found.table, right[0]) if right else None
+    return _labelled(found.table, found.pool, roles, "dora")
 
 
 def ura_example_of(truth: dict[str, Any]) -> Example | None:
@@ -98,24 +118,10 @@ def ura_example_of(truth: dict[str, Any]) -> Example | None:
     >>> ura_example_of({"tiles": [], "hand": {}, "hand_fully_visible": False}) is None
     True
     """
-    from vision.grouping import group_detections
-
-    if not truth.get("hand_fully_visible", True) or not indicators_visible(truth):
+    got = _grouped(truth, indicators.URA_TRACE, "URA_SCORER_OVERRIDE")
+    if got is None:
         return None
-    roles = [t["role"] for t in truth["tiles"] if t["labelled"]]
-    dets = detections_of(truth)
-    trace: list[indicators.UraCandidates] = []
-    token = indicators.URA_TRACE.set(trace)
-    saved = settings.URA_SCORER_OVERRIDE
-    settings.URA_SCORER_OVERRIDE = 0.0
-    try:
-        result = group_detections(dets, width=truth["width"], height=truth["height"])
-    finally:
-        settings.URA_SCORER_OVERRIDE = saved
-        indicators.URA_TRACE.reset(token)
-    best = result.best
-    if best is None or len(best.order) < 2:
-        return None
+    best, trace, roles, _ = got
     dora = {i for i, r in enumerate(roles) if r == "dora"}
     if set(best.dora) != dora or not dora:
         return None
@@ -123,11 +129,7 @@ def ura_example_of(truth: dict[str, Any]) -> Example | None:
     found = next((c for c in trace if set(c.members) == members and set(c.dora) == dora), None)
     if found is None or not found.pool:
         return None
-    ura = {i for i, r in enumerate(roles) if r == "ura"}
-    if not ura:
-        return found.table, len(found.pool)
-    right = [k for k, run in enumerate(found.pool) if set(run.face_up) == ura]
-    return (found.table, right[0]) if right else None
+    return _labelled(found.table, found.pool, roles, "ura")
 
 
 def fit(
