@@ -3,6 +3,7 @@ walls and dead walls."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -408,6 +409,7 @@ def _indicator_bands(
     span = geo.positions * float(np.sign(np.array([-up[1], up[0]]) @ np.array(geo.direction)))
     span_lo, span_hi = float(span.min() / geo.unit), float(span.max() / geo.unit)
 
+    @functools.cache  # both scorers measure the same tiles' shapes
     def shapes() -> dict[int, float]:
         """Each face-up tile's shape (along over across, log) against the others': a discard
         laid sideways (a riichi) stands out of a row of upright ones, indicators lie upright."""
@@ -686,11 +688,12 @@ def _indicator_bands(
     ) -> tuple[_Run | None, list[GroupingWarning]]:
         """The scorer's second opinion on the rules' dora (None: no dora)."""
         options: list[_Run | None] = [*pool, None]
-        full = np.append(scores, 0.0)
         rule = next((k for k, r in enumerate(pool) if r is dora), len(pool))
-        best = int(np.argmax(full))
-        if best != rule and full[best] - full[rule] >= settings.SCORER_OVERRIDE:
-            new = options[best]
+        taken, rival = _second_opinion(
+            scores, rule, settings.SCORER_OVERRIDE, settings.SCORER_DOUBT
+        )
+        if taken != rule:
+            new = options[taken]
             taken = set(new.face_up) if new is not None else set()
             # the rules' notes that these tiles are not indicators no longer hold
             warnings = [
@@ -707,9 +710,8 @@ def _indicator_bands(
                 )
             )
             return new, warnings
-        second = max((k for k in range(len(options)) if k != rule), key=lambda k: full[k])
-        if full[rule] - full[second] < settings.SCORER_DOUBT:
-            named = tuple(i for k in (rule, second) if options[k] for i in options[k].face_up)
+        if rival is not None:
+            named = tuple(i for k in (rule, rival) if options[k] for i in options[k].face_up)
             if named:
                 warnings.append(
                     GroupingWarning(
@@ -847,11 +849,15 @@ def _indicator_bands(
         lead and named ``possible_ura``; a close call names both."""
         assert dora is not None
         options: list[_Run | None] = [*pool, None]
-        full = np.append(indicator_scorer.ura_scores(table), 0.0)
         rule = next((k for k, r in enumerate(pool) if r is ura), len(pool))
-        best = int(np.argmax(full))
-        if best != rule and full[best] - full[rule] >= settings.URA_SCORER_OVERRIDE:
-            new = options[best]
+        taken, rival = _second_opinion(
+            indicator_scorer.ura_scores(table),
+            rule,
+            settings.URA_SCORER_OVERRIDE,
+            settings.URA_SCORER_DOUBT,
+        )
+        if taken != rule:
+            new = options[taken]
             warnings = [
                 w
                 for w in warnings
@@ -870,18 +876,16 @@ def _indicator_bands(
                 )
             )
             return new, [r for r in possible if r is not new], warnings
-        if len(options) > 1:
-            second = max((k for k in range(len(options)) if k != rule), key=lambda k: full[k])
-            if full[rule] - full[second] < settings.URA_SCORER_DOUBT:
-                named = tuple(i for k in (rule, second) if options[k] for i in options[k].face_up)
-                warnings.append(
-                    GroupingWarning(
-                        "possible_ura",
-                        "the learned ura scorer finds another reading of the ura indicators "
-                        "nearly as likely",
-                        (*dora.face_up, *named),
-                    )
+        if rival is not None:
+            named = tuple(i for k in (rule, rival) if options[k] for i in options[k].face_up)
+            warnings.append(
+                GroupingWarning(
+                    "possible_ura",
+                    "the learned ura scorer finds another reading of the ura indicators "
+                    "nearly as likely",
+                    (*dora.face_up, *named),
                 )
+            )
         return ura, possible, warnings
 
     possible: list[_Run] = []
@@ -1122,6 +1126,30 @@ def _pair_spread(dora: _Run, runs: Sequence[_Run]) -> bool:
         # tiles' in the pair's own size (see URA_PAIR_ALONE_STEP).
         return dora.steps[0] > settings.URA_PAIR_ALONE_STEP
     return dora.steps[0] > settings.URA_PAIR_SPREAD * float(np.median(steps))
+
+
+def _second_opinion(
+    scores: np.ndarray, rule: int, override: float, doubt: float
+) -> tuple[int, int | None]:
+    """A learned scorer's say on the rules' choice among candidate runs: ``scores`` one a
+    run, the last option ("none") scoring 0, ``rule`` the rules' option. Returns the option
+    taken (the scorer's when it leads the rules' by ``override``, else the rules') and, when
+    the rules' choice stands and leads the next option by less than ``doubt``, that option
+    (a rival to name beside it; else None).
+
+    >>> _second_opinion(np.array([3.0, -1.0]), 0, 2.0, 0.5)
+    (0, None)
+    >>> _second_opinion(np.array([-1.0, 3.0]), 0, 2.0, 0.5)
+    (1, None)
+    >>> _second_opinion(np.array([0.2, -1.0]), 0, 2.0, 0.5)
+    (0, 2)
+    """
+    full = np.append(scores, 0.0)
+    best = int(np.argmax(full))
+    if best != rule and full[best] - full[rule] >= override:
+        return best, None
+    second = max((k for k in range(len(full)) if k != rule), key=lambda k: full[k])
+    return rule, (second if full[rule] - full[second] < doubt else None)
 
 
 def _scorer_doubts(
