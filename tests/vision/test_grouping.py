@@ -389,8 +389,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "kakan_added_tile_in_row": {"STACK_NEAR": (0.0, 0.25)},
     # the run beside the dora touches the photo's edge: not read as ura either way
     "open_hand_no_ura": {"FRAME_MARGIN": -1.0},
-    # the rule is in the re-reading of doubts together: it stays on, its pool narrowed
-    "called_tiles_among_many_doubts": {"MAX_FLIPS": 4},
+    # the rule is in the re-reading of doubts together: it stays on, its pool narrowed (and
+    # the chis' called tiles after the gap, their first tiles, turned together read it too)
+    "called_tiles_among_many_doubts": {"MAX_FLIPS": 4, "GAP_GROUP_CHI_FIRST": False},
     "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
     # ... and the chi's sideways tile turned with its first (CHI_FIRST_SWAP) reads it too
     "chi_called_tiles_misjudged": {"MAX_FLIPS": 4, "CHI_FIRST_SWAP": False},
@@ -407,6 +408,10 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "two_called_tiles_near_threshold": {"GAP_GROUP_CHAIN": False},
     # both melds' called tiles are turned together: the search stays on
     "two_melds_in_steep_perspective": {"MAX_FLIPS": 4},
+    # the pon after the cut's gap is also read with its other tiles as the called one
+    "standing_cut_where_depth_changes": {"GAP_GROUP_PON_SWEEP": False},
+    # the chis' called tiles turned first once the melds appear (CHI_SWAP_AFTER_TURNS) too
+    "three_melds_after_gap_chi_called_first": {"CHI_SWAP_AFTER_TURNS": False},
     # the learned ura scorer also reads these ura (it has its own fixtures)
     "ura_above_dora_sheared": {"URA_SCORER_OVERRIDE": 0.0},
     "ura_just_above_dora_low_view": {"URA_SCORER_OVERRIDE": 0.0},
@@ -464,6 +469,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("four_touching_melds_called_tiles_at_threshold", "GAP_GROUP_CHAIN", False),
         ("kakan_called_tile_misjudged_low_view", "STACK_ON_UPRIGHT", False),
         ("kakan_called_tile_upright_no_meld", "STACK_ON_UPRIGHT", False),
+        ("three_melds_after_gap_chi_called_first", "GAP_GROUP_PON_SWEEP", False),
+        ("two_chis_after_gap_called_first", "GAP_GROUP_CHI_FIRST", False),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

@@ -49,7 +49,8 @@ def _settle_doubts(
     better (a tile just past the sideways threshold that completes a meld): the best
     reading wins either way."""
     candidates = sorted(candidates, key=lambda g: g.penalty)
-    gapped = _gap_group_doubts(candidates[0], geo)
+    groups = _gap_group_doubts(candidates[0], geo)
+    gapped = [pick for pick, _ in groups]
     marks = _kakan_marks(candidates[0], geo, members, dets, kept, split)
     extra = [*gapped, *(h for h in marks if h not in gapped)]
     if extra:
@@ -65,6 +66,14 @@ def _settle_doubts(
         # four touching melds needs every one turned before any reads well.
         together = frozenset(gapped)
         g = row.read_turned(together)
+        # A pon's called tile shows whom it came from, and its box need not be the one
+        # nearest a sideways tile's: each other tile of the pon is tried in its place.
+        for pick, others in groups:
+            for other in others:
+                turned = (together - {pick}) | {other}
+                h = row.read_turned(turned)
+                if h.penalty < g.penalty:
+                    g, together = h, turned
         if g.penalty < candidates[0].penalty:
             combined.append((g, together))
     out = sorted([*candidates, *flipped, *(g for g, _ in combined)], key=lambda g: g.penalty)
@@ -121,7 +130,7 @@ def _chi_swap_after_turns(
     return (g, flips) if g.penalty < best.penalty else None
 
 
-def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
+def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[tuple[int, tuple[int, ...]]]:
     """Tiles to re-read as sideways where the best reading leaves gaps among the concealed
     tiles (:data:`GAP_GROUP_DOUBTS`): of the three (or four) tiles after each such gap, when
     they could be a meld and none lies sideways, the one whose box comes nearest a sideways
@@ -129,7 +138,9 @@ def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
     close up) a called tile's box can miss the sideways threshold by far, and then the melds
     read as concealed tiles with gaps among them (on study seeds 1001-1020, 36 hands lost
     every meld so). Rows near 45 degrees too: there the margins are the spacing's
-    (:func:`~vision.grouping.row_geometry._spacing_judgement`)."""
+    (:func:`~vision.grouping.row_geometry._spacing_judgement`). Each doubt comes with the
+    other tiles of its group that could be the called one instead (a pon's, most
+    sideways-looking first, :data:`GAP_GROUP_PON_SWEEP`; none for a chi's)."""
     if not settings.GAP_GROUP_DOUBTS or geo.margins is None:
         return []
     gapped = {d for w in best.warnings if w.code == "gap_in_concealed" for d in w.detections}
@@ -137,7 +148,7 @@ def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
         return []
     margin = dict(zip(geo.members, geo.margins.tolist(), strict=True))
     order = [t for t in best.order if t.det in margin]
-    out: list[int] = []
+    out: list[tuple[int, tuple[int, ...]]] = []
     for k, tok in enumerate(order):
         if tok.det not in gapped:
             continue
@@ -149,11 +160,19 @@ def _gap_group_doubts(best: Grouping, geo: RowGeometry) -> list[int]:
         for window in windows:
             if len(window) < 3 or any(t.sideways or t.face_down for t in window):
                 continue
-            if not _meld_shaped([t.tile for t in window]):
+            shape = [t.tile for t in window]
+            if not _meld_shaped(shape):
                 continue
-            pick = max(window, key=lambda t: margin[t.det]).det
-            if pick not in out:
-                out.append(pick)
+            if settings.GAP_GROUP_CHI_FIRST and len(set(shape)) == 3:
+                # A chi is only called from the left: its first tile is the called one,
+                # whichever box looks most sideways. A pon's (or kan's) may be any of its
+                # tiles: the most sideways-looking first, the others tried after it.
+                ranked = [window[0].det]
+            else:
+                ranked = [t.det for t in sorted(window, key=lambda t: -margin[t.det])]
+                ranked = ranked if settings.GAP_GROUP_PON_SWEEP else ranked[:1]
+            if all(ranked[0] != p for p, _ in out):
+                out.append((ranked[0], tuple(ranked[1:])))
     return out
 
 

@@ -539,6 +539,16 @@ GAP_GROUP_DOUBTS = True
 #: split into melds (melds touch; only the first is set apart by a gap).
 GAP_GROUP_CHAIN = True
 
+#: ... and of a chi-shaped group, the first tile is the doubt, not the most sideways-looking:
+#: a chi is called from the left only (False: the box shape picks as for a pon).
+GAP_GROUP_CHI_FIRST = True
+
+#: ... and when those groups' called tiles are turned all together, each pon's other tiles
+#: are tried as its called one (False: the most sideways-looking box only). With the above,
+#: study seeds 1001-1020 +5 hands -0, check seeds unchanged; the same sweep for a lone pon
+#: after a gap lost one hand on six study seeds and read none more (not kept).
+GAP_GROUP_PON_SWEEP = True
+
 #: Tiles turned together that give a hand a single turn gave are kept when they read it for
 #: less (False: dropped, a hand already seen).
 KEEP_CHEAPER_TURNS = True
