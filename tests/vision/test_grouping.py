@@ -390,8 +390,13 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     # the run beside the dora touches the photo's edge: not read as ura either way
     "open_hand_no_ura": {"FRAME_MARGIN": -1.0},
     # the rule is in the re-reading of doubts together: it stays on, its pool narrowed (and
-    # the chis' called tiles after the gap, their first tiles, turned together read it too)
-    "called_tiles_among_many_doubts": {"MAX_FLIPS": 4, "GAP_GROUP_CHI_FIRST": False},
+    # the chis' called tiles after the gap turned together, their first tiles or each of
+    # their tiles tried in turn, read it too)
+    "called_tiles_among_many_doubts": {
+        "MAX_FLIPS": 4,
+        "GAP_GROUP_CHI_FIRST": False,
+        "GAP_GROUP_PON_SWEEP": False,
+    },
     "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
     # ... and the chi's sideways tile turned with its first (CHI_FIRST_SWAP) reads it too
     "chi_called_tiles_misjudged": {"MAX_FLIPS": 4, "CHI_FIRST_SWAP": False},
@@ -410,6 +415,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "two_melds_in_steep_perspective": {"MAX_FLIPS": 4},
     # the pon after the cut's gap is also read with its other tiles as the called one
     "standing_cut_where_depth_changes": {"GAP_GROUP_PON_SWEEP": False},
+    # with the chis' first tiles not taken, the sweep tries each of their tiles as the called
+    # one and finds the first
+    "two_chis_after_gap_called_first": {"GAP_GROUP_PON_SWEEP": False},
     # the chis' called tiles turned first once the melds appear (CHI_SWAP_AFTER_TURNS) too
     "three_melds_after_gap_chi_called_first": {"CHI_SWAP_AFTER_TURNS": False},
     # the learned ura scorer also reads these ura (it has its own fixtures)

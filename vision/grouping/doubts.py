@@ -67,13 +67,15 @@ def _settle_doubts(
         together = frozenset(gapped)
         g = row.read_turned(together)
         # A pon's called tile shows whom it came from, and its box need not be the one
-        # nearest a sideways tile's: each other tile of the pon is tried in its place.
+        # nearest a sideways tile's: each other tile of the pon is tried in its place (one
+        # called tile a pon: the one it holds now is given back).
         for pick, others in groups:
+            called = pick
             for other in others:
-                turned = (together - {pick}) | {other}
+                turned = (together - {called}) | {other}
                 h = row.read_turned(turned)
                 if h.penalty < g.penalty:
-                    g, together = h, turned
+                    g, together, called = h, turned, other
         if g.penalty < candidates[0].penalty:
             combined.append((g, together))
     out = sorted([*candidates, *flipped, *(g for g, _ in combined)], key=lambda g: g.penalty)
