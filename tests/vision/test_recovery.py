@@ -400,3 +400,44 @@ def test_a_face_down_or_distant_unread_tile_is_not_warned() -> None:
     wall = {"tile": "x", "box": [x2 + 1, y1, 2 * x2 - x1 + 1, y2], "confidence": 0.2}
     far = {"tile": "3s", "box": [x1 + 300, y1 - 300, x2 + 300, y2 - 300], "confidence": 0.2}
     assert unread_near_indicators(request, grouped, [wall, far]) is None
+
+
+def blank_scene(
+    concealed: list[str], dora: list[str], confidence: float
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A closed hand and its indicators, every box named 5z at ``confidence``: the request
+    and the response's detections."""
+    placed = lay_out(concealed, WIN, dora=dora)
+    dets = [
+        {**d, "confidence": confidence} if d["tile"] == "5z" else d for d in to_detections(placed)
+    ]
+    request = {"width": 1200, "height": 1000, "detections": dets}
+    return request, [{**d, "sideways": False} for d in dets]
+
+
+def test_a_doubtful_blank_is_no_dora_indicator() -> None:
+    # Tuning seed 992001: stretches of table and pale tile backs named 5z with middling
+    # confidence were read as dora indicators (9 of 49 wrong hands).
+    request, found = blank_scene(HAND, ["5z"], 0.5)
+    grouped = group(request)
+    assert grouped["hand"]["dora_indicators"] == ["5z"]  # the grouping alone takes it
+    found, mended = mend(never_decoded, request, grouped, [], found, group)
+    assert mended["hand"]["dora_indicators"] == []
+    assert mended["hand"]["closed"] == "123m456p789s1112z"
+    assert [d["tile"] for d in found] == [d["tile"] for d in request["detections"][:-1]]
+
+
+def test_a_sure_blank_stays_an_indicator() -> None:
+    request, found = blank_scene(HAND, ["5z"], 0.9)
+    _, mended = mend(never_decoded, request, group(request), [], found, group)
+    assert mended["hand"]["dora_indicators"] == ["5z"]
+
+
+def test_a_doubtful_blank_in_the_hand_stays_in_it() -> None:
+    # Three white dragons named with doubt are still the hand's: only blanks the reading
+    # leaves out of the hand are dropped.
+    concealed = [*HAND[:9], "5z", "5z", "5z", "2z"]
+    request, found = blank_scene(concealed, ["1m"], 0.5)
+    found, mended = mend(never_decoded, request, group(request), [], found, group)
+    assert mended["hand"]["closed"] == "123m456p789s2555z"
+    assert mended["hand"]["dora_indicators"] == ["1m"] and len(found) == len(request["detections"])
