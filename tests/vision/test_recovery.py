@@ -13,11 +13,13 @@ from vision.api import group
 from vision.image_io import Photo
 from vision.recovery import (
     candidate_boxes,
+    doubtful_blanks,
     mend,
     read_for_win,
     recover_missing_tile,
     split_straddling_box,
     unread_near_indicators,
+    without_doubtful_blanks,
 )
 from vision.tile_classifier import CLASSIFIER_CLASSES
 
@@ -441,3 +443,19 @@ def test_a_doubtful_blank_in_the_hand_stays_in_it() -> None:
     found, mended = mend(never_decoded, request, group(request), [], found, group)
     assert mended["hand"]["closed"] == "123m456p789s2555z"
     assert mended["hand"]["dora_indicators"] == ["1m"] and len(found) == len(request["detections"])
+
+
+def test_a_doubtful_blank_taking_no_part_costs_no_second_grouping() -> None:
+    # A sliver of blank at the photo's corner (a tile's side) is no part of the reading: no
+    # second grouping.
+    request = hand_request()
+    far = {"tile": "5z", "box": [680, 250, 699, 290], "confidence": 0.5}
+    request["detections"].append(far)
+    grouped = group(request)
+    assert doubtful_blanks(request, grouped) == [len(request["detections"]) - 1]
+    found = [{**d, "sideways": False} for d in request["detections"]]
+
+    def no_group(_: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("grouped again")
+
+    assert without_doubtful_blanks(request, grouped, found, no_group) is None
