@@ -1,5 +1,9 @@
 """A hand the photo shows but the boxes do not quite give: completed, or read as a win.
 
+First, boxes named the blank white dragon with some doubt (:data:`BLANK_CONF`) count only as
+tiles of the hand: a stretch of table, a tile's side or a pale tile back looks blank too, and
+such phantom blanks were read as dora indicators (:func:`without_doubtful_blanks`).
+
 Measured on generated tuning scenes (seeds 992001-992009, 862 photos showing the whole
 hand), 71 photos gave no hand at all. In most, every tile of the hand had a box from the
 detector, but the crop classifier doubted one tile's class so much (the final confidence
