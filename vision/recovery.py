@@ -98,6 +98,16 @@ def hand_dets(grouped: dict[str, Any]) -> list[int]:
     return out
 
 
+def indicator_dets(grouped: dict[str, Any]) -> list[int]:
+    """The detections the grouping read as dora and ura indicators.
+
+    >>> indicator_dets({"layout": {"dora_indicators": [4], "ura_indicators": [7]}})
+    [4, 7]
+    """
+    layout = grouped.get("layout") or {}
+    return [*(layout.get("dora_indicators") or ()), *(layout.get("ura_indicators") or ())]
+
+
 def doubtful_blanks(request: dict[str, Any], grouped: dict[str, Any]) -> list[int]:
     """The boxes named 5z below :data:`BLANK_CONF` that the reading leaves out of the hand.
 
@@ -128,10 +138,8 @@ def without_doubtful_blanks(
     tuning seeds 992001-992003, 342 of 864 photos held a doubtful blank, 99 took part, and
     the others' regrouping changed 1 hand."""
     blanks = set(doubtful_blanks(request, grouped))
-    layout = grouped.get("layout") or {}
     involved = {
-        *(layout.get("dora_indicators") or ()),
-        *(layout.get("ura_indicators") or ()),
+        *indicator_dets(grouped),
         *(i for w in grouped.get("warnings") or () for i in w.get("detections") or ()),
     }
     if not blanks & involved:
@@ -524,8 +532,7 @@ def unread_near_indicators(
     (``unsure``, as :func:`recover_missing_tile` takes them) lies beside the indicators the
     grouping read: an indicator the score would miss. ``boxes`` gives where (none of them
     is among the response's ``detections``). None when no such box."""
-    layout = grouped.get("layout") or {}
-    indicators = [*(layout.get("dora_indicators") or []), *(layout.get("ura_indicators") or [])]
+    indicators = indicator_dets(grouped)
     dets: Sequence[dict[str, Any]] = request["detections"]
     kept = {tuple(d["box"]) for d in dets}
     # The dead wall's face-down tiles lie beside the dora indicators in every photo.
