@@ -65,6 +65,35 @@ def test_translations_only_use_known_keys() -> None:
         assert set(table["yaku"]) >= set(english["yaku"]), lang
 
 
+def test_every_error_the_page_names_is_named_in_every_language() -> None:
+    """An error code some language names but another does not would show that other
+    language's reader the server's English sentence; English alone may leave a code to the
+    server's own (more detailed) message."""
+    own = {
+        lang: json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))["errors"]
+        for lang in LANGUAGES
+    }
+    named = set().union(*own.values())
+    assert {"not_an_image", "fifth_copy", "too_many_tiles", "empty_image"} <= named
+    for lang, errors in own.items():
+        if lang != "en":
+            assert not named - set(errors), f"{lang}: errors without a text: {named - set(errors)}"
+
+
+def test_image_errors_name_every_accepted_format() -> None:
+    """The upload takes HEIC (iPhone photos) beside JPEG, PNG and WebP: the messages that
+    list the formats list it too, in every language."""
+    from webapp.images import ACCEPTED_FORMATS
+
+    assert "HEIF" in ACCEPTED_FORMATS
+    for lang in LANGUAGES:
+        errors = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))["errors"]
+        for code in ("not_an_image", "unsupported_image"):
+            if code in errors:
+                for name in ("JPEG", "PNG", "WebP", "HEIC"):
+                    assert name in errors[code], (lang, code, name)
+
+
 def test_security_headers(client: FlaskClient) -> None:
     resp = client.get("/")
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
