@@ -93,9 +93,10 @@ def parse_json(text: str | bytes, *, what: str) -> Any:
     """The value of a user's JSON ``text``, or :class:`RequestError` ``bad_json`` whose
     message says ``what`` was not valid JSON and why.
 
-    ``json.loads`` fails three ways: bad syntax (``JSONDecodeError``), bytes that are not
-    UTF-8 (``UnicodeDecodeError``) and arrays or objects nested deeper than the parser
-    goes (``RecursionError`` on ``"[[[[..."``); each is the user's bad input, never a 500.
+    ``json.loads`` fails four ways: bad syntax (``JSONDecodeError``), bytes that are not
+    UTF-8 (``UnicodeDecodeError``), arrays or objects nested deeper than the parser goes
+    (``RecursionError`` on ``"[[[[..."``) and an integer of more digits than Python converts
+    (a plain ``ValueError``, over 4,300 digits); each is the user's bad input, never a 500.
 
     >>> parse_json('{"honba": 1}', what="the body")
     {'honba': 1}
@@ -107,6 +108,10 @@ def parse_json(text: str | bytes, *, what: str) -> Any:
     Traceback (most recent call last):
     ...
     scoring.errors.RequestError: the body is not valid JSON: nested too deeply
+    >>> parse_json('{"honba": 1' + "0" * 5000 + "}", what="the line")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.RequestError: the line is not valid JSON: a number has too many digits
     """
     try:
         return json.loads(text)
@@ -120,4 +125,6 @@ def parse_json(text: str | bytes, *, what: str) -> Any:
         reason = "not UTF-8"
     except RecursionError:
         reason = "nested too deeply"
+    except ValueError:  # after its subclasses: int() refusing a number of 4,300+ digits
+        reason = "a number has too many digits"
     raise RequestError(f"{what} is not valid JSON: {reason}", code="bad_json")

@@ -22,6 +22,8 @@ CASES = [
     pytest.param('{"honba": ', "Expecting value (column 11)", id="cut_short"),
     # Under the ledger's 64 KB cap, far deeper than the parser goes.
     pytest.param("[" * 60_000, "nested too deeply", id="nested_too_deeply"),
+    # Python converts integers of at most 4,300 digits: a plain ValueError, once a 500.
+    pytest.param('{"honba": 1' + "0" * 5000 + "}", "a number has too many digits", id="huge_int"),
     pytest.param(
         "{'honba': 1}",
         "Expecting property name enclosed in double quotes (column 2)",
