@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask, Response, request
 
 from webapp import errors, i18n
+from webapp.images import MAX_IMAGE_PIXELS
 from webapp.overlay import OverlayHub
 
 #: Every blueprint of the app, imported lazily by name so that a feature's heavy imports
@@ -28,8 +29,7 @@ BLUEPRINTS: list[tuple[str, str]] = [
 DEFAULTS: dict[str, Any] = {
     # Phone photos are a few MB; 25 MB leaves room for 12 MP PNGs and refuses abuse.
     "MAX_CONTENT_LENGTH": 25 * 1024 * 1024,
-    # 48 MP phones exist; 40 MP decoded is ~120 MB of RGB, the most one request may cost.
-    "MAX_IMAGE_PIXELS": 40_000_000,
+    "MAX_IMAGE_PIXELS": MAX_IMAGE_PIXELS,  # agari recognize's cap too (webapp.images)
     # Overlay streams hold a server thread each (waitress is threaded), so both their
     # number and their life are bounded; browsers' EventSource reconnects by itself.
     "OVERLAY_MAX_STREAMS": 4,

@@ -203,8 +203,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 
     from scoring.api import check_context
     from vision.api import recognize
-    from vision.image_io import MAX_PIXELS
-    from webapp.images import check_image
+    from webapp.images import check_image, pixel_cap
 
     try:
         context = _recognize_context(args)
@@ -218,7 +217,7 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             ) from None
         # The upload's checks, as POST /recognize: the same answer for the same photo, and
         # a HEIC photo (iPhone) turned into the JPEG the detector's decoder reads.
-        data = check_image(data, max_pixels=MAX_PIXELS).data
+        data = check_image(data, max_pixels=pixel_cap()).data
         result = recognize(data, context=context)
     except AgariError as exc:  # with --json, every error is a JSON line (CONTRACT.md)
         if args.json:

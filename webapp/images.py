@@ -14,6 +14,9 @@ written to disk.
 from __future__ import annotations
 
 import io
+import json
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pillow_heif
@@ -27,6 +30,22 @@ pillow_heif.register_heif_opener()
 
 #: Formats we accept, by Pillow's name.
 ACCEPTED_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "MPO", "HEIF"})
+
+#: 48 MP phones exist; 40 MP decoded is ~120 MB of RGB, the most one photo may cost. The web
+#: app's ``MAX_IMAGE_PIXELS`` and ``agari recognize``'s cap alike (:func:`pixel_cap`), so
+#: that the same photo gets the same answer from both.
+MAX_IMAGE_PIXELS = 40_000_000
+
+
+def pixel_cap(environ: Mapping[str, str] = os.environ) -> int:
+    """The pixel cap ``AGARI_MAX_IMAGE_PIXELS`` sets, read as the web app reads it (Flask's
+    ``from_prefixed_env``: a JSON value), or :data:`MAX_IMAGE_PIXELS`.
+
+    >>> pixel_cap({}), pixel_cap({"AGARI_MAX_IMAGE_PIXELS": "20000000"})
+    (40000000, 20000000)
+    """
+    raw = environ.get("AGARI_MAX_IMAGE_PIXELS")
+    return MAX_IMAGE_PIXELS if raw is None else int(json.loads(raw))
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,3 +116,31 @@ def test_recognize_reads_a_heic_photo_as_the_upload_does(
     Image.new("RGB", (64, 48)).save(tmp_path / "p.gif", "GIF")
     assert main(["recognize", str(tmp_path / "p.gif"), "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "unsupported_image"
+
+
+def test_recognize_caps_pixels_as_the_upload_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 45 MP photo: over the upload's 40 MP, under the vision library's own ceiling; the
+    command line answers as POST /recognize does, and follows AGARI_MAX_IMAGE_PIXELS too."""
+    from webapp import create_app
+
+    photo = tmp_path / "big.png"
+    Image.new("1", (7500, 6000)).save(photo, "PNG")  # a few kB, 45 MP
+    monkeypatch.delenv("AGARI_MAX_IMAGE_PIXELS", raising=False)
+    assert main(["recognize", str(photo), "--json"]) == 2
+    cli_error = json.loads(capsys.readouterr().out)["error"]
+    client = create_app({"TESTING": True}).test_client()
+    resp = client.post(
+        "/api/v1/recognize",
+        data={"photo": (io.BytesIO(photo.read_bytes()), "big.png")},
+        content_type="multipart/form-data",
+    )
+    assert resp.status_code == 413
+    assert cli_error == resp.get_json()["error"]
+    assert cli_error["code"] == "too_many_pixels"
+    # A cap raised for the server is raised for the command line alike.
+    monkeypatch.setenv("AGARI_MAX_IMAGE_PIXELS", "50000000")
+    monkeypatch.setattr(vision.api, "recognize", lambda data, **kw: {"width": 7500, "height": 6000})
+    assert main(["recognize", str(photo), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["width"] == 7500
