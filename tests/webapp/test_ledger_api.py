@@ -207,6 +207,7 @@ def test_a_weak_etag_in_if_match_never_matches(client: FlaskClient) -> None:
     client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=_auth(token))
     resp = client.delete(f"/api/v1/tables/{tid}/entries/1", headers={**weak, "If-Match": 'W/"r1"'})
     assert (resp.status_code, resp.get_json()["error"]["code"]) == (412, "weak_etag")
+    assert '("r1", without W/)' in resp.get_json()["error"]["message"]  # the tag to send
     strong = {**_auth(token), "If-Match": '"r1"'}
     assert client.delete(f"/api/v1/tables/{tid}/entries/1", headers=strong).status_code == 200
 

@@ -98,7 +98,8 @@ def _if_match() -> int | None:
         # client that reloads and retries on that would send the same weak tag forever.
         exc = RequestError(
             f"If-Match {header!r} is a weak ETag; If-Match compares strongly (RFC 9110), so "
-            'it never matches: send the ETag as the table\'s GET gives it ("r7")',
+            f"it never matches: send the ETag as the table's GET gives it ({header[2:]}, "
+            "without W/)",
             code="weak_etag",
         )
         exc.http_status = 412
