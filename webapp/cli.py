@@ -55,6 +55,47 @@ def run_json_lines(handler: Handler, lines: Iterable[str], out: TextIO) -> int:
     return status
 
 
+#: :func:`_document`'s answer for a text of JSON Lines.
+_LINES = object()
+
+
+def _document(text: str, *, what: str) -> Any:
+    r"""The one JSON document of ``agari game`` / ``group`` (pretty-printed or not), or
+    :data:`_LINES` when the text is JSON Lines, one request a line.
+
+    A text that fails as one document is read as lines only when its first line stands
+    alone as JSON or is itself broken; otherwise it is one document with a slip, refused
+    with the document's own line and column (read as lines, each of its lines would get an
+    error of its own, none naming the slip). An empty text is refused too.
+
+    >>> _document('{"a": 1}\n{"a": 2}\n', what="x") is _LINES
+    True
+    >>> _document('{\n "a": [\n  1,\n ],\n}\n', what="the game")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.RequestError: the game is not valid JSON: Expecting value (line 4, column 2)
+    """
+    if not text.strip():
+        raise RequestError(f"{what} is empty: one JSON document expected", code="bad_json")
+    try:
+        return parse_json(text, what=what)
+    except RequestError as whole:
+        first = next(line for line in text.splitlines() if line.strip())
+        try:
+            parse_json(first, what="the line")
+            return _LINES
+        except RequestError:
+            pass
+        try:
+            json.loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.lineno == 1:  # the first line is broken: a bad request line
+                return _LINES
+        except (ValueError, RecursionError):  # parse_json's other failures: as one document
+            pass
+        raise whole from None
+
+
 def not_yet(feature: str, issue: str) -> int:
     """A command whose implementation belongs to another issue: say so, exit 2."""
     print(
@@ -133,9 +174,9 @@ def cmd_game(args: argparse.Namespace) -> int:
     from scoring.api import replay_game
 
     text = sys.stdin.read()
-    try:  # one game as a (possibly pretty-printed) JSON document ...
-        request = parse_json(text, what="the game")
-    except RequestError:  # ... or several games, one JSON object per line
+    # One game as a (possibly pretty-printed) JSON document, or several, one a line.
+    request = _document(text, what="the game")
+    if request is _LINES:
         return run_json_lines(replay_game, text.splitlines(), sys.stdout)
     if args.json:
         return run_json_lines(replay_game, [json.dumps(request)], sys.stdout)
@@ -255,9 +296,8 @@ def cmd_group(args: argparse.Namespace) -> int:
     from vision.api import group
 
     text = sys.stdin.read()
-    try:
-        request = parse_json(text, what="the group request")
-    except RequestError:
+    request = _document(text, what="the group request")
+    if request is _LINES:
         return run_json_lines(group, text.splitlines(), sys.stdout)  # one request per line
     status = run_json_lines(group, [json.dumps(request)], sys.stdout)
     if not args.json:
@@ -490,7 +530,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except AgariError as exc:
-        print(f"agari: error [{exc.code}]: {exc.message}", file=sys.stderr)
+        if getattr(args, "json", False):  # with --json, every error is a JSON line (CONTRACT.md)
+            print(json.dumps(_error_line(exc), ensure_ascii=False))
+        else:
+            print(f"agari: error [{exc.code}]: {exc.message}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         return 130

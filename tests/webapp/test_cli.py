@@ -144,3 +144,45 @@ def test_recognize_caps_pixels_as_the_upload_does(
     monkeypatch.setattr(vision.api, "recognize", lambda data, **kw: {"width": 7500, "height": 6000})
     assert main(["recognize", str(photo), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["width"] == 7500
+
+
+def _run_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], text: str
+) -> tuple[int, list[dict[str, object]]]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    status = main(argv)
+    return status, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.mark.parametrize("command", ["game", "group"])
+def test_a_pretty_printed_document_with_a_slip_gets_one_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    # A trailing comma on line 5: read as JSON Lines, each of the 7 lines got an error of
+    # its own ("Extra data", ...) and none named the slip.
+    text = '{\n "ruleset": "tenhou",\n "hands": [\n  {"result": "draw"}\n ],\n}\n'
+    status, lines = _run_stdin(monkeypatch, capsys, [command, "--json"], text)
+    assert status == 2
+    assert len(lines) == 1
+    assert lines[0]["error"]["code"] == "bad_json"  # type: ignore[index]
+    assert "(line 6, column 1)" in lines[0]["error"]["message"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("command", ["game", "group"])
+def test_an_empty_document_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    status, lines = _run_stdin(monkeypatch, capsys, [command, "--json"], "\n  \n")
+    assert status == 2
+    assert lines[0]["error"]["code"] == "bad_json"  # type: ignore[index]
+    assert "empty" in lines[0]["error"]["message"]  # type: ignore[index]
+
+
+def test_json_lines_with_a_bad_first_line_still_answer_every_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    draw = json.dumps({"ruleset": "tenhou", "hands": [{"result": "draw", "tenpai": ["E"]}]})
+    status, lines = _run_stdin(monkeypatch, capsys, ["game", "--json"], "{bad\n" + draw + "\n")
+    assert status == 2
+    assert lines[0]["error"]["code"] == "bad_json"  # type: ignore[index]
+    assert lines[1]["hands"][0]["result"] == "draw"  # type: ignore[index]
