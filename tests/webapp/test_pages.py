@@ -75,6 +75,20 @@ def test_every_error_the_page_names_is_named_in_every_language() -> None:
     }
     named = set().union(*own.values())
     assert {"not_an_image", "fifth_copy", "too_many_tiles", "empty_image"} <= named
+    # The page's flag boxes can contradict each other or the hand: each such refusal
+    # (scoring/context.py) is among the named.
+    import re
+    from pathlib import Path
+
+    import scoring.context
+
+    source = Path(scoring.context.__file__).read_text(encoding="utf-8")
+    flag_codes = set(re.findall(r'\bbad\(\s*(?:f"\{flag\})?"?([a-z_]+)"', source))
+    flag_codes = {c for c in flag_codes if not c.startswith("_")} | {
+        f"{flag}_with_melds" for flag in ("tenhou", "chiihou", "renhou")
+    }
+    assert {"riichi_open_hand", "chiihou_not_nondealer_tsumo"} <= flag_codes
+    assert not flag_codes - named, f"flag errors without a text: {flag_codes - named}"
     for lang, errors in own.items():
         if lang != "en":
             assert not named - set(errors), f"{lang}: errors without a text: {named - set(errors)}"
