@@ -616,3 +616,50 @@ def test_dora_switches(
     )
     got = {y["id"]: y["han"] for y in res["yaku"] if y["id"] in ("dora", "ura_dora")}
     assert got == expected
+
+
+# The researched rulesets' scoring rules, each as its cited page states it (wrc.toml
+# [WRCorg]; mahjong-soul.toml): one figure each that the base default would get wrong.
+_FOUR_HAN_THIRTY_FU = {  # riichi, pinfu, dora 2 (the 99p pair): 4 han 30 fu, non-dealer ron
+    "closed": "234m45699p123s78s",
+    "win_tile": "9s",
+    "win": "ron",
+    "round_wind": "E",
+    "seat_wind": "S",
+    "discarder": "W",
+    "flags": ["riichi"],
+    "dora_indicators": ["8p"],
+}
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "points"),
+    [("tenhou", 7700), ("wrc", 8000), ("ema", 8000)],
+    ids=["tenhou: no kiriage", "wrc: kiriage", "ema: as wrc"],
+)
+def test_kiriage_per_researched_ruleset(ruleset: str, points: int) -> None:
+    res = api.score({"ruleset": ruleset, **_FOUR_HAN_THIRTY_FU})
+    assert (res["han"], res["fu"], res["points"]) == (4, 30, points)
+
+
+def test_wrc_plays_without_red_fives() -> None:
+    req = {**_FOUR_HAN_THIRTY_FU, "closed": "234m40699p123s78s"}
+    with pytest.raises(Exception) as err:
+        api.score({"ruleset": "wrc", **req})
+    assert getattr(err.value, "code", None) == "red_five_not_in_ruleset"
+
+
+@pytest.mark.parametrize(("ruleset", "units"), [("tenhou", 1), ("mahjong-soul", 2)])
+def test_thirteen_sided_kokushi_per_researched_ruleset(ruleset: str, units: int) -> None:
+    res = api.score(
+        {
+            "ruleset": ruleset,
+            "closed": "19m19p19s1234567z",
+            "win_tile": "1m",
+            "win": "ron",
+            "round_wind": "E",
+            "seat_wind": "S",
+            "discarder": "W",
+        }
+    )
+    assert (res["yakuman"], res["points"]) == (units, 32000 * units)
