@@ -317,6 +317,10 @@ def test_export_json_and_log(client: FlaskClient) -> None:
     assert hand[-1] == ["流局", [1500, 1500, -1500, -1500]]
     log = client.get(f"/api/v1/tables/{tid}/export?format=log").get_data(as_text=True)
     assert "E1-0" in log and "+1500" in log
+    # As `agari table export --format tenhou`: the Tenhou-style log alone.
+    assert client.get(f"/api/v1/tables/{tid}/export?format=tenhou").get_json() == doc["tenhou"]
+    bad = client.get(f"/api/v1/tables/{tid}/export?format=csv")
+    assert (bad.status_code, bad.get_json()["error"]["code"]) == (400, "bad_format")
 
 
 def test_every_ledger_route_is_in_the_openapi_document(app: Flask, client: FlaskClient) -> None:

@@ -256,14 +256,15 @@ def ledger_paths() -> dict[str, Any]:
         },
         "/api/v1/tables/{table_id}/export": {
             "get": {
-                "summary": "The whole game: JSON (format=json, with a Tenhou-style log) or "
-                "the plain-text log of results (format=log)",
+                "summary": "The whole game: JSON (format=json, with a Tenhou-style log), "
+                "the plain-text log of results (format=log) or the Tenhou-style log alone "
+                "(format=tenhou)",
                 "parameters": [
                     _TABLE_ID,
                     {
                         "name": "format",
                         "in": "query",
-                        "schema": {"type": "string", "enum": ["json", "log"]},
+                        "schema": {"type": "string", "enum": ["json", "log", "tenhou"]},
                     },
                 ],
                 "responses": {"200": {"description": "the export"}, "404": _err("no such table")},

@@ -243,12 +243,14 @@ def api_token_check(table_id: str) -> Any:
 def api_export(table_id: str) -> Any:
     table = repo.get_table(get_store(), table_id)
     fmt = request.args.get("format", "json")
-    if fmt not in ("json", "log"):
-        raise RequestError(f"format must be 'json' or 'log', not {fmt!r}", code="bad_format")
+    if fmt not in ("json", "log", "tenhou"):  # as `agari table export --format`
+        raise RequestError(
+            f"format must be 'json', 'log' or 'tenhou', not {fmt!r}", code="bad_format"
+        )
     doc = export_game(table)
     if fmt == "log":
         return Response(doc["log"], mimetype="text/plain; charset=utf-8")
-    return jsonify(doc)
+    return jsonify(doc["tenhou"] if fmt == "tenhou" else doc)
 
 
 # --- pages ---------------------------------------------------------------------------------
