@@ -863,11 +863,17 @@ def replay_request(request: dict[str, Any]) -> dict[str, Any]:
     - abortive: ``kind`` (four_winds, nine_terminals, four_kans, four_riichi, triple_ron).
     - chombo: ``seat``, optional ``deliberate``.
     """
+    # The same codes as the other commands' requests, for tools that handle unknown_field /
+    # missing_field whichever command answered (a hand's own fields are illegal_hand, with
+    # its number).
     unknown = set(request) - {"ruleset", "hands"}
     if unknown:
-        raise RequestError(f"unknown fields {sorted(unknown)} in a game request")
+        raise RequestError(
+            f"unknown fields {sorted(unknown)} in a game request; allowed: hands, ruleset",
+            code="unknown_field",
+        )
     if "ruleset" not in request or "hands" not in request:
-        raise RequestError("a game request needs 'ruleset' and 'hands'")
+        raise RequestError("a game request needs 'ruleset' and 'hands'", code="missing_field")
     ruleset = resolve_ruleset(request["ruleset"])
     return replay(ruleset, request["hands"], ruleset_spec=request["ruleset"]).to_dict()
 

@@ -615,3 +615,14 @@ def test_leading_dealer_tenpai_ends_the_game_where_the_rules_say_so() -> None:
     game = play(rules, [*TO_SOUTH_4, draw("N")])
     assert game["ended"] == "stopped"
     assert game["hands"][-1]["notes"] == ["the leading dealer's tenpai ends the game (tenpai-yame)"]
+
+
+def test_a_game_request_answers_the_field_codes_of_the_other_commands() -> None:
+    """unknown_field / missing_field, as score and standings answer them, so that a tool
+    handles them whichever command answered."""
+    with pytest.raises(RequestError) as err:
+        replay_game({"ruleset": "tenhou", "hands": [draw()], "riichi": True})
+    assert err.value.code == "unknown_field"
+    with pytest.raises(RequestError) as err:
+        replay_game({"ruleset": "tenhou"})
+    assert err.value.code == "missing_field"
