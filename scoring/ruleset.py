@@ -319,8 +319,13 @@ def _check_type(file: str, key: str, value: Any) -> Any:
             k in ("m", "p", "s") and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 4
             for k, v in value.items()
         )
-        if ok:
-            value = {"m": 0, "p": 0, "s": 0} | dict(value)
+        if not ok:  # the one dict rule, red_fives: say what is wanted, not the bare hint
+            raise RulesetError(
+                f"{file}: rule {key!r} must map the suits m, p, s to a count of red fives "
+                f"from 0 to 4 (a suit has four fives), not {value!r}",
+                code="bad_ruleset_value",
+            )
+        value = {"m": 0, "p": 0, "s": 0} | dict(value)
     elif origin in (types.UnionType, typing.Union):
         ok = value is None or isinstance(value, str)
     else:  # pragma: no cover - a field type this loader does not know yet

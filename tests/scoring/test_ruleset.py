@@ -45,3 +45,12 @@ def test_a_malformed_ruleset_object_is_a_ruleset_error(spec: dict[str, Any], cod
     with pytest.raises(RulesetError) as info:
         resolve_ruleset(spec)
     assert info.value.code == code
+
+
+@pytest.mark.parametrize("red_fives", [{"m": 5}, {"x": 1}, {"m": True}, {"m": -1}, ["m"]], ids=repr)
+def test_a_bad_red_fives_override_says_what_is_wanted(red_fives: Any) -> None:
+    # {"m": 5} is a dict of str to int; "wrong type (expected dict[str, int])" read as nonsense.
+    with pytest.raises(RulesetError) as info:
+        resolve_ruleset({"base": "tenhou", "overrides": {"red_fives": red_fives}})
+    assert info.value.code == "bad_ruleset_value"
+    assert "m, p, s to a count of red fives from 0 to 4" in info.value.message

@@ -98,6 +98,12 @@ HAND_TABLE = [
     ("wsom", "game.riichi", False),
     ("wsom", "game.renchan_on_win", False),
     ("wsom", "game.renchan_on_tenpai", False),
+    # The researched rulesets where the base default would pay wrong (wrc.toml [WRCorg]).
+    ("wrc", "red_fives", {"m": 0, "p": 0, "s": 0}),
+    ("wrc", "kiriage", True),
+    ("wrc", "renhou", "mangan"),
+    ("wrc", "nagashi_mangan", False),
+    ("mahjong-soul", "double_yakuman", True),
 ]
 
 
