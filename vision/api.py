@@ -26,6 +26,7 @@ def recognize(
     :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
     """
     from vision.grouping.request import check_context
+    from vision.image_io import is_monochrome
     from vision.recognition import CONF, detect_photo, detections_to_json, hires_photo
     from vision.recovery import mend
 
@@ -61,7 +62,32 @@ def recognize(
     response["detections"] = found
     response.update(grouped)
     response["zoomed"] = zoomed
+    if is_monochrome(photo.pixels):
+        response["warnings"] = [*response.get("warnings", []), _no_colour(response)]
     return response
+
+
+#: The tiles a red five may hide behind in a photo without colour.
+_FIVES = frozenset({"5m", "5p", "5s", "0m", "0p", "0s"})
+
+
+def _no_colour(response: dict[str, Any]) -> dict[str, Any]:
+    """The warning for a photo without colour, naming the hand's fives: a red five is told
+    from a plain one by its colour alone, so each could be either (the score differs by a
+    han of aka dora)."""
+    layout = response.get("layout") or {}
+    hand = [*layout.get("concealed", []), *(i for meld in layout.get("melds", []) for i in meld)]
+    if layout.get("win") is not None:
+        hand.append(layout["win"])
+    dets = response["detections"]
+    fives = sorted(i for i in hand if dets[i]["tile"].rstrip("'") in _FIVES)
+    return {
+        "code": "no_colour",
+        "message": "the photo has no colour, so red fives cannot be told from plain ones: "
+        "check each five of the hand",
+        "detections": fives,
+        "tiles": [dets[i]["tile"] for i in fives],
+    }
 
 
 def group(request: dict[str, Any]) -> dict[str, Any]:

@@ -99,6 +99,23 @@ def test_example_photo_is_rebuilt_exactly() -> None:
     assert result["hand"] == truth["hand"], result["warnings"]
 
 
+def test_a_photo_without_colour_names_the_fives_that_may_be_red() -> None:
+    """The example photo's red 5s and red 5p, turned grey, look like plain fives: the
+    hand's fives are named (no_colour), which the colour photo never is."""
+    import io
+
+    from PIL import Image
+
+    assert not any(w["code"] == "no_colour" for w in recognize(EXAMPLE.read_bytes())["warnings"])
+    buf = io.BytesIO()
+    Image.open(EXAMPLE).convert("L").save(buf, "JPEG", quality=90)
+    result = recognize(buf.getvalue())
+    (warning,) = [w for w in result["warnings"] if w["code"] == "no_colour"]
+    fives = [result["detections"][i]["tile"] for i in warning["detections"]]
+    assert len(fives) == 3 and all(t[0] in "05" for t in fives), fives  # 0s, 5s of 345s, 0p
+    assert warning["tiles"] == fives
+
+
 def test_recognize_answers_in_the_contract_form() -> None:
     result = recognize(PHOTO.read_bytes())
     assert {"width", "height", "detections", "hand_tiles", "hand", "warnings"} <= set(result)

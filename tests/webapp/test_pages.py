@@ -168,6 +168,11 @@ def test_every_grouping_warning_has_a_short_label_in_every_language() -> None:
     source = "".join(p.read_text(encoding="utf-8") for p in sorted(package.glob("*.py")))
     codes = set(re.findall(r'GroupingWarning\(\s*"([a-z_]+)"', source))
     assert len(codes) > 20
+    # ... and those recognize adds after the grouping (recovery, a photo without colour).
+    photo_path = "".join(p.read_text(encoding="utf-8") for p in sorted(package.parent.glob("*.py")))
+    added = set(re.findall(r'"code": "([a-z_]+)"', photo_path))
+    assert {"no_colour", "recovered_tile", "split_tile", "read_for_win"} <= added
+    codes |= added
     _assert_labelled_everywhere(codes)
 
 
