@@ -144,12 +144,14 @@ def settle_request(sreq: Any) -> dict[str, Any]:
         d = SEATS.index(sreq.discarder or "E")
         wins.sort(key=lambda w: (SEATS.index(w.seat_wind) - d) % 4)
         outcome = "multiple_ron"
-        if rs.multi_ron == "head_bump":
-            wins = wins[:1]
-            outcome = "head_bump"
-        elif rs.multi_ron == "double" and len(wins) >= 3:
+        if len(wins) >= 3 and "triple_ron" in rs.game.abortive_draws:
+            # Three rons on one discard are an abortive draw wherever the ruleset lists it,
+            # under head bump too (jpml-a, jpml-b: "a triple ron is a re-deal").
             wins = []
             outcome = "abortive_draw"
+        elif rs.multi_ron == "head_bump":
+            wins = wins[:1]
+            outcome = "head_bump"
     results: list[dict[str, Any]] = []
     total = [0, 0, 0, 0]
     for i, w in enumerate(wins):

@@ -299,6 +299,8 @@ def test_jpml_a_abortive_draws_and_triple_ron() -> None:
         "wins": [{"winner": "S", "points": 1000}, {"winner": "W", "points": 1000}],
     }
     assert "head bump" in illegal("jpml-a", [two])
+    three = {**two, "wins": [*two["wins"], {"winner": "N", "points": 1000}]}
+    assert "a triple ron is an abortive draw" in illegal("jpml-a", [three])
 
 
 def test_jpml_b_abortive_draw_adds_honba() -> None:

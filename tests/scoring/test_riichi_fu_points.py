@@ -503,6 +503,19 @@ def test_triple_ron_is_abortive_under_double() -> None:
     assert res["deltas"] == {"E": 0, "S": 0, "W": 0, "N": 0}
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "outcome"),
+    [("jpml-a", "abortive_draw"), ("jpml-b", "abortive_draw"), ("m-league", "head_bump")],
+)
+def test_triple_ron_under_head_bump_follows_the_abortive_draws(ruleset: str, outcome: str) -> None:
+    # Seed 001 line 7 (jpml-a): head bump on a double ron, a triple ron is a re-deal; seed
+    # 000 line 9 (jpml-b) lists the triple ron among the abortive draws. m-league has none.
+    wins = [*_two_rons(), request("123m567m678s99s34p", "2p", seat="S")]
+    res = _settle(ruleset, wins)
+    assert res["outcome"] == outcome
+    assert len(res["results"]) == (0 if outcome == "abortive_draw" else 1)
+
+
 def test_nagashi_mangan_paid_as_mangan_tsumo() -> None:
     res = api.score(
         {"ruleset": "tenhou", "flags": ["nagashi_mangan"], "seat_wind": "S", "round_wind": "E"}
