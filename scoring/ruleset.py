@@ -161,6 +161,8 @@ class Ruleset:
     renhou: Renhou = "none"
     nagashi_mangan: bool = True
     ryuuiisou_needs_hatsu: bool = False
+    #: ... and as a triplet or kan, not the pair (a rulebook asking for "a pon of hatsu").
+    ryuuiisou_hatsu_triplet: bool = False
     #: Kokushi may rob a closed kan.
     chankan_ankan_kokushi: bool = True
     #: Fu of a pair of a wind that is both seat and round wind (2 or 4).

@@ -277,7 +277,11 @@ def tsuuiisou(r: R, c: C, rs: RS) -> bool:
 
 @yaku("ryuuiisou", yakuman=True, rule="ryuuiisou: 23468s and hatsu only (hatsu per ruleset)")
 def ryuuiisou(r: R, c: C, rs: RS) -> bool:
-    return r.palette.only_green and (r.palette.has(HATSU) or not rs.ryuuiisou_needs_hatsu)
+    if not r.palette.only_green:
+        return False
+    if rs.ryuuiisou_hatsu_triplet:  # "a pon of hatsu": the pair of hatsu is not enough
+        return HATSU in r.triplets
+    return r.palette.has(HATSU) or not rs.ryuuiisou_needs_hatsu
 
 
 @yaku("chinroutou", yakuman=True, rule="chinroutou: terminals only")

@@ -546,6 +546,21 @@ def test_ryuuiisou_needs_hatsu_switch() -> None:
     assert yaku_of(res)["chinitsu"] == 6
 
 
+@pytest.mark.parametrize(
+    ("closed", "win", "ryuuiisou"),
+    [
+        ("234s234s666s888s6z", "6z", False),  # hatsu as the pair: not "a pon of hatsu"
+        ("234s234s666s666z8s", "8s", True),  # hatsu as a triplet
+    ],
+    ids=["hatsu pair", "hatsu triplet"],
+)
+def test_ryuuiisou_hatsu_triplet_switch(closed: str, win: str, ryuuiisou: bool) -> None:
+    # jpml-a (seed 001 line 12): ryuuiisou must contain a pon of hatsu.
+    res = score(closed, win, ruleset="jpml-a")
+    assert ("ryuuiisou" in yaku_of(res)) == ryuuiisou
+    assert score(closed, win, ruleset="tenhou")["yakuman"] == 1  # hatsu anywhere, or none
+
+
 def test_open_tanyao_switch() -> None:
     kw: dict[str, Any] = {"melds": (("chi", "678s", L),)}
     with pytest.raises(NoYakuError):

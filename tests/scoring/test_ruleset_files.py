@@ -75,6 +75,7 @@ HAND_TABLE = [
     ("m-league", "nagashi_mangan", False),
     ("tenpane", "nagashi_mangan", True),
     ("jpml-a", "ryuuiisou_needs_hatsu", True),
+    ("jpml-a", "ryuuiisou_hatsu_triplet", True),
     ("jpml-a", "min_han", 1),
     ("m-league", "min_han", 1),
     ("tenpane", "min_han", 1),
