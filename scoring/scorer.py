@@ -295,6 +295,17 @@ def score_request(req: ScoreRequest, *, alternatives: bool = True) -> ScoreResul
             "the hand is complete but has no yaku (dora alone do not make a win)",
             code="no_yaku",
         )
+    if ctx.chankan and best.reading.shape == "kokushi" and not rs.chankan_ankan_kokushi:
+        # A request does not say which kind of kan was robbed; under this rule only an added
+        # kan can be, by kokushi as by any hand (a closed kan, which kokushi alone may rob
+        # elsewhere, cannot): say so rather than pass the win in silence.
+        warnings.append(
+            (
+                "chankan_closed_kan",
+                f"ruleset {rs.id!r} lets no hand rob a closed kan, kokushi included: this win "
+                "stands only if the kan robbed was an added one (kakan)",
+            )
+        )
     pao_base = _liable_base(req, ctx, best, warnings)
     pay = payout(
         best.base,

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scoring.divide import is_kokushi
 from scoring.errors import InvalidHandError
 from scoring.ruleset import Ruleset
 from scoring.tiles import NUM_KINDS, kind_name, wind_kind
@@ -133,7 +134,26 @@ def _warnings(req: ScoreRequest) -> list[dict[str, str]]:
         ignored.append("Zung Jung has no pao: the liable seat was ignored")
     if any(t.red for t in req.all_tiles):
         ignored.append("red fives score as plain fives in Zung Jung")
-    return out + [{"code": "ignored", "message": w} for w in ignored]
+    out += [{"code": "ignored", "message": w} for w in ignored]
+    if "chankan" in req.flags and not req.ruleset.chankan_ankan_kokushi and _kokushi(req):
+        # As the riichi scorer says it (scoring.scorer): the request cannot say which kan.
+        out.append(
+            {
+                "code": "chankan_closed_kan",
+                "message": f"ruleset {req.ruleset.id!r} lets no hand rob a closed kong, "
+                "thirteen terminals included: this win stands only if the kong robbed was "
+                "an added one",
+            }
+        )
+    return out
+
+
+def _kokushi(req: ScoreRequest) -> bool:
+    """Whether the concealed tiles and the winning tile are thirteen terminals."""
+    counts = [0] * NUM_KINDS
+    for t in (*req.closed, *((req.win_tile,) if req.win_tile is not None else ())):
+        counts[t.kind] += 1
+    return not req.melds and is_kokushi(tuple(counts))
 
 
 def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from scoring import api
 from scoring.errors import NoYakuError
 from scoring.yaku import REGISTRY
 from tests.scoring.riichi_builders import score, yaku_of
@@ -654,3 +655,27 @@ def test_renhou_mangan_is_a_win_on_its_own() -> None:
         ruleset={"base": "tenhou", "overrides": {"renhou": "mangan"}},
     )
     assert (yaku_of(res), res["points"]) == ({"renhou": 5}, 8000)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "warned"), [("tenhou", False), ("m-league", True), ("wsom", True)]
+)
+def test_kokushi_robbing_a_kan_is_named_where_no_closed_kan_may_be_robbed(
+    ruleset: str, warned: bool
+) -> None:
+    # m-league (seed 002 line 7) and wsom (WSOM.md §4) let no hand rob a closed kan, kokushi
+    # included; a request cannot say which kind of kan was robbed, so the win is named.
+    res = api.score(
+        {
+            "ruleset": ruleset,
+            "closed": "19m19p19s1234566z",
+            "win_tile": "7z",
+            "win": "ron",
+            "round_wind": "E",
+            "seat_wind": "S",
+            "discarder": "W",
+            "flags": ["chankan"],
+        }
+    )
+    codes = [w["code"] for w in res["warnings"]]
+    assert ("chankan_closed_kan" in codes) == warned
