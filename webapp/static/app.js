@@ -406,6 +406,21 @@
   function select(sel) {
     state.selected = state.selected && sameSel(state.selected, sel) ? null : sel;
     renderHand();
+    // renderHand rebuilt the buttons: the focus goes back to the tile just pressed (a
+    // keyboard user goes on from there), which a phone's bottom-sheet palette must not hide.
+    const btn = selButton(sel);
+    if (btn) {
+      btn.focus({preventScroll: true});
+      if (state.selected && window.matchMedia("(max-width: 899px)").matches) btn.scrollIntoView({block: "start", behavior: "smooth"});
+    }
+  }
+
+  function selButton(sel) {
+    const zone = sel.zone === "meld" ? `#melds [data-meld="${sel.meld}"]` : "#zone-" + sel.zone;
+    const all = document.querySelectorAll(`${zone} button.tile`);
+    const add = [...all].find((b) => b.classList.contains("add")) || null;
+    if (sel.index === null) return add;
+    return [...all].find((b) => b.dataset.index === String(sel.index) && !b.classList.contains("add")) || add;
   }
 
   function tileAt(sel) {
@@ -618,6 +633,10 @@
     }
     if (!state.hand.win) {
       body.replaceChildren(h("p", {class: "muted", text: t("need_win_tile")}));
+      const mini = $("#score-mini");  // no score to show: not the last one, nor its error
+      mini.classList.remove("bad");
+      mini.textContent = t("need_win_tile");
+      state.score = null;
       app.dataset.scoreSeq = String(seq);
       return;
     }
@@ -965,6 +984,81 @@
     }
   }
 
+  // ---------------------------------------------------------------- language switch
+  // A language link reloads the page (its labels are the server's). The hand, the photo, its
+  // reading and the situation on screen are kept for the reload in sessionStorage and put
+  // back, so that switching language never throws away the user's work.
+  const RESUME = "agari.resume";
+
+  function photoDataUrl() {
+    const img = $("#photo");
+    if ($("#photo-panel").hidden || !img.naturalWidth) return null;
+    const scale = Math.min(1, 1600 / Math.max(img.naturalWidth, img.naturalHeight));
+    const c = document.createElement("canvas");
+    c.width = Math.round(img.naturalWidth * scale);
+    c.height = Math.round(img.naturalHeight * scale);
+    c.getContext("2d").drawImage(img, 0, 0, c.width, c.height);
+    try { return c.toDataURL("image/jpeg", 0.85); } catch (e) { return null; }
+  }
+
+  function situationFields() {
+    return [...$("#situation").elements].filter((e) => e.name).map((e) =>
+      [e.name, e.type === "checkbox" || e.type === "radio" ? (e.checked ? e.value : null) : e.value, e.type]);
+  }
+
+  function setSituationFields(fields) {
+    const form = $("#situation");
+    const checked = new Set(fields.filter(([, v, type]) => (type === "checkbox" || type === "radio") && v !== null).map(([n, v]) => n + "=" + v));
+    for (const e of form.elements) {
+      if (!e.name) continue;
+      if (e.type === "checkbox" || e.type === "radio") e.checked = checked.has(e.name + "=" + e.value);
+    }
+    for (const [name, value, type] of fields) {
+      if (type === "checkbox" || type === "radio") continue;
+      const e = form.elements.namedItem(name);
+      if (e && "value" in e) e.value = value;
+    }
+  }
+
+  function saveForLanguageSwitch(ev) {
+    if (app.dataset.view !== "result") return;
+    const snap = {hand: state.hand, recog: state.recog, readContext: state.readContext, base: state.base,
+      baseRef: state.baseRef, photo: photoDataUrl(), fields: situationFields()};
+    try {
+      sessionStorage.setItem(RESUME, JSON.stringify(snap));
+    } catch (e) {  // over the storage quota: keep all but the photo
+      snap.photo = null;
+      try { sessionStorage.setItem(RESUME, JSON.stringify(snap)); } catch (e2) { return; }
+    }
+    ev.preventDefault();
+    const url = new URL(ev.currentTarget.href, location.href);
+    url.hash = "result";
+    location.href = url.toString();
+  }
+
+  function resumeAfterLanguageSwitch() {
+    let snap = null;
+    try { snap = JSON.parse(sessionStorage.getItem(RESUME) || "null"); } catch (e) { snap = null; }
+    sessionStorage.removeItem(RESUME);
+    if (!snap || !snap.hand || location.hash !== "#result") return false;
+    setSituationFields(snap.fields || []);
+    renderDiscarders();
+    setSituationFields(snap.fields || []);  // the discarder's options follow the seat wind
+    if (snap.recog) loadRecognition(snap.recog, snap.photo, snap.readContext);
+    setSituationFields(snap.fields || []);  // the reading's own win / ron choice gives way
+    state.hand = snap.hand;
+    state.base = snap.base;
+    state.baseRef = snap.baseRef;
+    if (!same(snap.hand, snap.base)) { state.detectionPlace = {}; state.tileWarnings = {}; }
+    state.selected = null;
+    show("result");
+    history.replaceState({view: "result"}, "", location.href);
+    renderDiscarders();
+    renderHand();
+    computeScore();
+    return true;
+  }
+
   // ---------------------------------------------------------------- wiring
   function init() {
     $("#camera-input").addEventListener("change", onFile);
@@ -986,6 +1080,14 @@
     $("#palette-to-meld").addEventListener("click", () => regroup("meld"));
     $("#palette-to-closed").addEventListener("click", () => regroup("closed"));
     $("#palette-done").addEventListener("click", () => { state.selected = null; renderHand(); });
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Escape" || !state.selected) return;
+      const sel = state.selected;
+      state.selected = null;
+      renderHand();
+      const btn = selButton(sel);
+      if (btn) btn.focus();
+    });
     $("#notation-form").addEventListener("submit", onNotation);
     $("#overlay-create").addEventListener("click", createOverlay);
     $("#overlay-publish").addEventListener("click", () => publish(scoreRequest(), state.score));
@@ -994,7 +1096,10 @@
     if (hero) hero.replaceChildren(...T.parse(hero.dataset.hand).map((c) => T.svg(c)));
     renderDiscarders();
     renderOverlay();
-    if (app.dataset.view === "result") {
+    document.querySelectorAll(".langs a").forEach((a) => a.addEventListener("click", saveForLanguageSwitch));
+    if (resumeAfterLanguageSwitch()) {
+      // the hand and its photo are back, in the new language
+    } else if (app.dataset.view === "result") {
       state.selected = {zone: "closed", index: null};
       renderHand();
       computeScore();
