@@ -202,7 +202,7 @@
       const box = h("div", {class: "box" + (d.confidence < 0.6 ? " low" : "") + (warned[i] ? " warn" : "") + (d.tile === "x" ? " down" : ""),
         title: d.tile + " " + conf + "%" + note, "data-tile": d.tile, "data-detection": i,
         onclick: () => { const where = (state.detectionPlace || {})[i]; if (where) { select(where); $("#palette").scrollIntoView({block: "nearest"}); } }},
-        d.tile === "x" ? null : h("span", {class: "box-label", text: d.tile + " " + conf + "%"}));
+        d.tile === "x" ? null : h("span", {class: "box-label", text: d.tile, "data-conf": conf + "%"}));
       box.style.left = (100 * x1 / W) + "%";
       box.style.top = (100 * y1 / H) + "%";
       box.style.width = (100 * (x2 - x1) / W) + "%";
@@ -880,6 +880,13 @@
     return data.yakuman ? "" : t("han_n", {n: y.han});
   }
 
+  // The phrase to announce, in the page language's own quotation marks.
+  function quoted(text) {
+    const lang = document.documentElement.lang || "en";
+    const [open, close] = {ja: ["「", "」"], zh: ["「", "」"], fr: ["« ", " »"], ru: ["«", "»"], ko: ["“", "”"]}[lang] || ["“", "”"];
+    return open + text + close;
+  }
+
   function renderMini(data) {
     const mini = $("#score-mini");
     mini.hidden = false;
@@ -917,7 +924,7 @@
       h("p", {class: "points", id: "points", "data-points": data.points, text: String(data.points)},
         h("span", {class: "unit", text: " " + t("points_short")})),
       h("p", {class: "headline", text: [valueLine(data), lim].filter(Boolean).join(" · ")}),
-      h("p", {class: "phrase", id: "phrase", text: "“" + phrase(data, req) + "”"}),
+      h("p", {class: "phrase", id: "phrase", text: quoted(phrase(data, req))}),
       data.announce && data.announce !== String(data.points) ? h("p", {class: "small muted", id: "announce", text: data.announce}) : null,
       data.reading ? h("p", {class: "small muted", id: "reading", text: data.reading}) : null,
       h("h3", {text: t("yaku")}), yaku,
