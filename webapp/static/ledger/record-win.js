@@ -12,6 +12,14 @@
   const tokenInput = document.getElementById("ledger-table-token");
   const status = document.getElementById("ledger-record-status");
   let latest = null;
+  // The page's language: the table base.html hands every page (as app.js reads it).
+  let I18N = {};
+  try { I18N = JSON.parse(document.getElementById("i18n").textContent); } catch (e) { /* English */ }
+  function t(key, vars) {
+    let s = (I18N.ui && I18N.ui[key]) || key;
+    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
+    return s;
+  }
 
   const load = (key) => { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } };
   const save = (key, value) => { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } };
@@ -34,7 +42,7 @@
   button.addEventListener("click", async () => {
     const id = idInput.value.trim();
     const token = tokenInput.value.trim();
-    if (!id || !token || !latest) { status.textContent = "Give the table and its token, and score a hand first."; return; }
+    if (!id || !token || !latest) { status.textContent = t("ledger_record_win_missing"); return; }
     save("agari.ledger.current", id);
     save("agari.table." + id, token);
     const resp = await fetch("/api/v1/tables/" + encodeURIComponent(id) + "/wins", {
@@ -43,12 +51,16 @@
       body: JSON.stringify({ request: latest }),
     });
     const data = await resp.json();
-    if (!resp.ok) { status.textContent = data.error.message + " (" + data.error.code + ")"; return; }
+    if (!resp.ok) {
+      const own = (I18N.ui && I18N.ui["ledger_err_" + data.error.code]) || (I18N.errors && I18N.errors[data.error.code]);
+      status.textContent = (own ? own + " — " : "") + data.error.message + " (" + data.error.code + ")";
+      return;
+    }
     const hand = data.scoreboard.hands[data.scoreboard.hands.length - 1];
     status.replaceChildren();
     const link = document.createElement("a");
     link.href = "/tables/" + encodeURIComponent(id);
-    link.textContent = "recorded as hand " + hand.seq + " (" + hand.round + "-" + hand.honba + ")";
+    link.textContent = t("ledger_recorded_as", { seq: hand.seq, round: hand.round, honba: hand.honba });
     status.append(link);
   });
 })();

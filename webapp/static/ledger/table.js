@@ -14,6 +14,27 @@
   const form = document.getElementById("ledger-entry");
   const revision = root.dataset.revision;
 
+  // The page's language: the table base.html hands every page (as app.js reads it).
+  let I18N = {};
+  try { I18N = JSON.parse(document.getElementById("i18n").textContent); } catch (e) { /* English */ }
+  function t(key, vars) {
+    let s = (I18N.ui && I18N.ui[key]) || key;
+    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
+    return s;
+  }
+  // A refusal: the page's own words for its code where it has them, the server's sentence
+  // and code below as the detail.
+  function showError(err) {
+    const own = (I18N.ui && I18N.ui["ledger_err_" + err.code]) || (I18N.errors && I18N.errors[err.code]);
+    const detail = (err.message || "") + " (" + err.code + ")";
+    message.replaceChildren();
+    message.classList.add("error");
+    if (!own) { message.textContent = detail; return; }
+    const small = document.createElement("small");
+    small.textContent = detail;
+    message.append(own, document.createElement("br"), small);
+  }
+
   try { tokenInput.value = localStorage.getItem(storeKey) || ""; } catch (e) { /* private mode */ }
 
   function token() {
@@ -37,6 +58,20 @@
   }
   form.elements.result.addEventListener("change", showFields);
   showFields();
+
+  // "Dealt in by": never a winner. Winners are disabled in the list, and when the chosen
+  // discarder becomes a winner the first seat that is not one is chosen instead.
+  function syncDiscarder() {
+    const winners = checked("winner");
+    const from = form.elements.from;
+    for (const opt of from.options) opt.disabled = winners.includes(opt.value) && winners.length < 4;
+    if (winners.includes(from.value)) {
+      const free = [...from.options].find((opt) => !winners.includes(opt.value));
+      if (free) from.value = free.value;
+    }
+  }
+  for (const box of form.querySelectorAll('input[name="winner"]')) box.addEventListener("change", syncDiscarder);
+  syncDiscarder();
 
   // "7700" -> 7700; "1000-2000" or "1000/2000" -> [1000, 2000] (non-dealer tsumo).
   function points(text) {
@@ -89,11 +124,21 @@
   async function send(method, url, body) {
     const headers = { Authorization: "Bearer " + token(), "If-Match": '"r' + revision + '"' };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const resp = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    message.classList.remove("error");
+    message.textContent = t("ledger_sending");
+    let resp;
+    try {
+      resp = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (e) {
+      message.classList.add("error");
+      message.textContent = t("network_error");
+      return;
+    }
     if (resp.ok) { location.reload(); return; }
-    let msg = resp.statusText;
-    try { const err = (await resp.json()).error; msg = err.message + " (" + err.code + ")"; } catch (e) { /* not JSON */ }
-    message.textContent = msg;
+    let err = null;
+    try { err = (await resp.json()).error; } catch (e) { /* not JSON */ }
+    if (err && err.code) showError(err);
+    else { message.classList.add("error"); message.textContent = resp.status + " " + resp.statusText; }
   }
 
   form.addEventListener("submit", (ev) => {
@@ -102,7 +147,7 @@
   });
   for (const btn of document.querySelectorAll(".ledger-undo")) {
     btn.addEventListener("click", () => {
-      if (confirm("Undo hand " + btn.dataset.seq + "?")) send("DELETE", api + "/entries/" + btn.dataset.seq);
+      if (confirm(t("ledger_undo_confirm", { seq: btn.dataset.seq }))) send("DELETE", api + "/entries/" + btn.dataset.seq);
     });
   }
 
