@@ -297,3 +297,11 @@ def _phone_scenario(chromium: Any, url: str) -> None:
     assert "Annuler la main 1" in page.inner_text(".ledger-undo")
     ctx.close()
     assert errors == []
+
+
+def test_the_broadcast_overlay_names_the_round_in_kanji(ledger_client: FlaskClient) -> None:
+    """The overlay card speaks the table's Japanese (本場, 供託, 終局): 東1局, not "East 1"."""
+    table_id = _new_table(ledger_client, [])
+    html = ledger_client.get(f"/tables/{table_id}/overlay").get_data(as_text=True)
+    assert '<span id="ov-round">東1局</span>' in html
+    assert "East 1" not in html

@@ -11,7 +11,10 @@
   function render(table) {
     const sb = table.scoreboard || {};
     if (sb.error) return;
-    text("ov-round", sb.finished ? "終局" : (sb.round_label || ""));
+    // The card speaks the table's Japanese (本場, 供託, 終局): 東2局 rather than "East 2".
+    const kanji = {E: "東", S: "南", W: "西", N: "北"};
+    const r = sb.round || "";
+    text("ov-round", sb.finished ? "終局" : (r ? (kanji[r[0]] || r[0]) + r.slice(1) + "局" : ""));
     text("ov-honba", sb.honba ?? 0);
     text("ov-sticks", sb.riichi_sticks ?? 0);
     const last = (sb.hands && sb.hands.length) ? sb.hands[sb.hands.length - 1] : null;
