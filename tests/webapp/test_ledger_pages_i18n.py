@@ -29,7 +29,7 @@ PLAYERS = {"E": "Ayumi", "S": "Bao", "W": "Chloé", "N": "Dmitri"}
 
 #: Text a template may show as it is: names, marks, and the overlay's Japanese scoreboard
 #: terms (the stream overlay is Japanese-styled in every language).
-ALLOWED_LITERALS = {"Agari", "#", "·", "←", "-", "*", ":", "本場", "供託"}
+ALLOWED_LITERALS = {"Agari", "#", "·", "←", "-", "*", ":", "本場", "供託", "終局", "局"}
 
 
 def _own(lang: str) -> dict[str, Any]:
