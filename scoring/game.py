@@ -41,6 +41,8 @@ _FIELDS = {
     "chombo": _COMMON | {"seat", "deliberate"},
 }
 _WIN_FIELDS = {"winner", "points", "deltas", "request"}
+#: A hand's ``note``: a line for people, as the ledger's form caps it.
+MAX_NOTE = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +295,10 @@ def _play_hand(
         raise _illegal(number, label, f"unknown fields {sorted(unknown)} for a {result} hand")
     if "stop" in hand and not isinstance(hand["stop"], bool):
         raise _illegal(number, label, f"'stop' must be true or false, not {hand['stop']!r}")
+    note = hand.get("note")
+    if note is not None and not (isinstance(note, str) and len(note) <= MAX_NOTE):
+        # A line for people (the ledger shows it under the hand), not a store for anything.
+        raise _illegal(number, label, f"'note' must be text of at most {MAX_NOTE} characters")
     before = dict(state.scores)
     riichi = _seats(hand.get("riichi"), "riichi", number, label)
     false_calls = _seats(hand.get("false_calls"), "false_calls", number, label)

@@ -20,9 +20,21 @@ from webapp.openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
+#: A JSON request's most: a score request is about 1 KB, a group request of a whole table's
+#: boxes (hundreds of tiles, each with candidates) under 100 KB.
+MAX_JSON_BYTES = 512 * 1024
+
 
 def json_body() -> dict[str, Any]:
-    """The request body as a JSON object, whatever the declared content type."""
+    """The request body as a JSON object, whatever the declared content type.
+
+    At most :data:`MAX_JSON_BYTES`: the app's own cap (25 MB) is for photos; a JSON
+    request of megabytes only costs parsing time (a list of millions of indicators).
+    """
+    if (request.content_length or 0) > MAX_JSON_BYTES:
+        exc = RequestError(f"the body is over {MAX_JSON_BYTES} bytes", code="too_large")
+        exc.http_status = 413
+        raise exc
     body = parse_json(request.get_data(cache=True), what="the body")
     if not isinstance(body, dict):
         raise RequestError(

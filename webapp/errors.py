@@ -53,8 +53,15 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.path.endswith("/events")
 
 
+#: An error's message quotes the bad input (a tile string, a value): never more of it than this.
+MAX_MESSAGE = 1000
+
+
 def _agari_error(exc: AgariError) -> tuple[Response, int]:
-    return jsonify({"error": exc.to_dict()}), status_of(exc)
+    body = exc.to_dict()
+    if len(body.get("message", "")) > MAX_MESSAGE:
+        body["message"] = body["message"][:MAX_MESSAGE] + "…"
+    return jsonify({"error": body}), status_of(exc)
 
 
 def _http_error(exc: HTTPException) -> Any:

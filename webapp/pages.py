@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, send_from_directory
+from flask import Blueprint, abort, current_app, render_template, send_from_directory
 
 from webapp.api import ruleset_choices
 
@@ -48,5 +48,8 @@ def hand() -> str:
 
 @bp.get("/examples/<path:name>")
 def example(name: str) -> Any:
-    # send_from_directory refuses names that leave the folder.
+    # The example photos only: the folder also holds the script that made them and their
+    # truth, and whatever is put there later is not meant to be served.
+    if name not in examples():
+        abort(404)
     return send_from_directory(EXAMPLES_DIR, name, max_age=3600)

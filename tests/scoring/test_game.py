@@ -628,3 +628,10 @@ def test_a_game_request_answers_the_field_codes_of_the_other_commands() -> None:
     with pytest.raises(RequestError) as err:
         replay_game({"ruleset": "tenhou"})
     assert err.value.code == "missing_field"
+
+
+@pytest.mark.parametrize("note", [{"a": 1}, "x" * 201, 7], ids=["object", "long", "number"])
+def test_a_note_is_a_short_line_of_text(note: Any) -> None:
+    # The ledger shows it under the hand; an object or 64 KB of text was stored as it came.
+    assert "'note' must be text" in illegal("tenhou", [{"result": "draw", "note": note}])
+    assert play("tenhou", [{"result": "draw", "note": "x" * 200}])["hands"][0]["result"] == "draw"

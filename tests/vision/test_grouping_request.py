@@ -75,3 +75,30 @@ def test_a_candidate_confidence_within_0_1_is_read() -> None:
     request = _request()
     request["detections"][0]["candidates"] = [{"tile": "6m", "confidence": 0.3}]
     assert group(request)["hand"] is not None
+
+
+def test_too_many_boxes_or_candidates_are_refused_before_any_grouping() -> None:
+    # 200 boxes with 5 candidates each took 9 s of CPU (a grouping per candidate).
+    request = _request()
+    box = request["detections"][0]
+    request["detections"] = [copy.deepcopy(box) for _ in range(401)]
+    assert _refused(request).code == "too_many_detections"
+    request = _request()
+    request["detections"][0]["candidates"] = [{"tile": "2m", "confidence": 0.1}] * 9
+    assert _refused(request).code == "bad_request"
+
+
+def test_the_what_if_scores_stop_at_a_hand_s_worth_of_unsure_tiles() -> None:
+    from vision.grouping.what_if import MAX_UNSURE
+
+    boxes = [
+        {
+            "tile": "1m",
+            "box": [10 + 40 * i, 10, 48 + 40 * i, 66],
+            "confidence": 0.5,
+            "candidates": [{"tile": "2m", "confidence": 0.4}],
+        }
+        for i in range(60)
+    ]
+    out = group({"width": 2500, "height": 80, "detections": boxes})
+    assert len(out["uncertain"]) <= MAX_UNSURE

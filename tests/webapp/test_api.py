@@ -439,3 +439,18 @@ def test_rulesets_lists_every_shipped_ruleset(client: FlaskClient) -> None:
     body = client.get("/api/v1/rulesets").get_json()
     assert [r["id"] for r in body["rulesets"]] == list_rulesets()
     assert all(r["name"] for r in body["rulesets"])
+
+
+def test_a_json_request_is_capped_far_below_a_photo(client: FlaskClient) -> None:
+    # The app's 25 MB is for photos: 4 million dora indicators cost 8 s of parsing.
+    big = b'{"ruleset": "tenhou", "dora_indicators": [' + b'"4p",' * 200_000 + b'"4p"]}'
+    resp = client.post("/api/v1/score", data=big, content_type="application/json")
+    assert (resp.status_code, _error(resp)["code"]) == (413, "too_large")
+
+
+def test_an_error_quotes_at_most_a_line_of_the_input(client: FlaskClient) -> None:
+    # A 300 KB tile string came back whole in the message.
+    req = SCORE_REQUEST | {"closed": "1m" * 150_000 + "x"}
+    resp = client.post("/api/v1/score", json=req)
+    assert resp.status_code == 400
+    assert len(_error(resp)["message"]) <= 1001

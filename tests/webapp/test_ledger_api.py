@@ -455,3 +455,18 @@ def test_a_stored_entry_the_replay_refuses_shows_as_an_error(
     # Undo takes the bad entry away and the table replays again.
     client.delete(f"/api/v1/tables/{tid}/entries/1", headers=_auth(token))
     assert "error" not in client.get(f"/api/v1/tables/{tid}").get_json()["scoreboard"]
+
+
+@pytest.mark.parametrize(
+    "if_match", ['"r\u00b2"', '"r' + "9" * 5000 + '"'], ids=["superscript_two", "5000_digits"]
+)
+def test_an_if_match_of_odd_digits_is_bad_etag_not_a_500(
+    client: FlaskClient, if_match: str
+) -> None:
+    # str.isdigit() takes '²' and 5,000 digits; int() refused both: a 500 and a traceback.
+    tid, token = _create(client)
+    headers = {**_auth(token), "If-Match": if_match.encode("utf-8").decode("latin-1")}
+    resp = client.post(f"/api/v1/tables/{tid}/entries", json=DRAW, headers=headers)
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (400, "bad_etag")
+    resp = client.get("/api/v1/tables?limit=" + "9" * 5000)
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (400, "bad_limit")

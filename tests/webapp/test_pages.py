@@ -197,3 +197,10 @@ def _assert_labelled_everywhere(codes: set[str]) -> None:
         own = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
         missing = codes - set(own.get("warnings", {}))
         assert not missing, f"{lang}: warning codes without a label: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("name", ["make_example.py", "example-hand.json"])
+def test_only_the_example_photos_are_served(client: FlaskClient, name: str) -> None:
+    # The folder also holds the script that made them and their truth: not for serving.
+    assert (EXAMPLES_DIR / name).exists()
+    assert client.get(f"/examples/{name}").status_code == 404

@@ -13,6 +13,13 @@ from vision.grouping.memo import sharing
 from vision.grouping.values import Detection
 from vision.grouping.what_if import follow_red_fives, red_fives_of, what_if
 
+#: A group request's most boxes: a photo of the whole table shows its 136 tiles; what is far
+#: beyond is no photo, and each box costs grouping time.
+MAX_DETECTIONS = 400
+#: A box's most candidate classes (recognize gives two besides its own): each costs one
+#: grouping of the whole photo for the what-if scores.
+MAX_REQUEST_CANDIDATES = 8
+
 _REQUEST_FIELDS = {"width", "height", "detections", "context"}
 
 _DETECTION_FIELDS = {"tile", "box", "confidence", "sideways", "candidates"}
@@ -79,6 +86,12 @@ def parse_detection(obj: Any, k: int) -> Detection:
     cands_raw = obj.get("candidates", [])
     if not isinstance(cands_raw, list):
         raise RequestError(f"{where}.candidates must be a list", code="bad_request")
+    if len(cands_raw) > MAX_REQUEST_CANDIDATES:
+        # Each candidate of an unsure tile costs a grouping of the whole photo (what_if).
+        raise RequestError(
+            f"{where} has {len(cands_raw)} candidates: at most {MAX_REQUEST_CANDIDATES}",
+            code="bad_request",
+        )
     cands = []
     for j, c in enumerate(cands_raw):
         if not isinstance(c, dict) or set(c) - {"tile", "confidence"} or "tile" not in c:
@@ -156,6 +169,12 @@ def group_request(request: Any) -> dict[str, Any]:
     raw = request["detections"]
     if not isinstance(raw, list):
         raise RequestError("detections must be a list", code="bad_request")
+    if len(raw) > MAX_DETECTIONS:
+        raise RequestError(
+            f"{len(raw)} detections: at most {MAX_DETECTIONS} (a whole table's 136 tiles "
+            "with room for doubles)",
+            code="too_many_detections",
+        )
     context = request.get("context")
     dets = [parse_detection(obj, k) for k, obj in enumerate(raw)]
     for k, det in enumerate(dets):

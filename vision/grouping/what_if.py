@@ -81,6 +81,10 @@ def follow_red_fives(out: dict[str, Any], red_fives: dict[str, int]) -> dict[str
     }
 
 
+#: The most unsure tiles whose candidates are scored (a hand of 18 tiles with 10 indicators).
+MAX_UNSURE = 28
+
+
 def what_if(
     detections: Sequence[Detection],
     result: GroupingResult,
@@ -111,9 +115,10 @@ def _what_if(
     ctx = dict(settings.DEFAULT_CONTEXT if context is None else context)
     red_fives = red_fives_of(ctx)
     out: list[dict[str, Any]] = []
-    for w in result.warnings:
-        if w.code != "low_confidence" or not w.detections:
-            continue
+    unsure = [w for w in result.warnings if w.code == "low_confidence" and w.detections]
+    # A hand and its indicators are at most 28 tiles: more unsure tiles than that are no
+    # hand's (a crafted request), and each would cost a grouping per candidate.
+    for w in unsure[:MAX_UNSURE]:
         i = w.detections[0]
         rows = []
         for cand in dict(w.extra)["candidates"]:

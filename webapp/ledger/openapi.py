@@ -86,7 +86,7 @@ LEDGER_SCHEMAS: dict[str, Any] = {
             "riichi": {"type": "array", "items": _SEAT},
             "false_calls": {"type": "array", "items": _SEAT},
             "stop": {"type": "boolean"},
-            "note": {"type": "string"},
+            "note": {"type": "string", "maxLength": 200},
         },
     },
     "LedgerWin": {
@@ -103,7 +103,7 @@ LEDGER_SCHEMAS: dict[str, Any] = {
                 "items": _SEAT,
                 "description": "seat winds of the other players who declared riichi",
             },
-            "note": {"type": "string"},
+            "note": {"type": "string", "maxLength": 200},
         },
     },
     "LedgerTable": {

@@ -107,9 +107,12 @@ def _if_match() -> int | None:
     raw = header.strip('"')
     if not raw or raw == "*":
         return None
-    if not (raw.startswith("r") and raw[1:].isdigit()):
-        raise RequestError(f'If-Match must be an ETag like "r7", not {raw!r}', code="bad_etag")
-    return int(raw[1:])
+    # ASCII digits, and few: "r²" passes str.isdigit and 5,000 digits pass it too, and
+    # int() refused both (a 500 before any token was checked).
+    digits = raw[1:]
+    if not (raw.startswith("r") and digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        raise RequestError(f'If-Match must be an ETag like "r7", not {raw[:40]!r}', code="bad_etag")
+    return int(digits)
 
 
 def _etag(table: repo.TableRecord) -> str:
@@ -153,9 +156,9 @@ def api_create() -> Any:
 
 def _limit(raw: str) -> int:
     """``?limit=N``: a whole number 1 or more; anything else is refused (it was ignored)."""
-    if not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18 and int(raw) >= 1):
         raise RequestError(
-            f"limit must be a whole number from 1 (at most 500 are listed), not {raw!r}",
+            f"limit must be a whole number from 1 (at most 500 are listed), not {raw[:40]!r}",
             code="bad_limit",
         )
     return int(raw)
