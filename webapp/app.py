@@ -34,7 +34,10 @@ DEFAULTS: dict[str, Any] = {
     # number and their life are bounded; browsers' EventSource reconnects by itself.
     "OVERLAY_MAX_STREAMS": 4,
     "OVERLAY_STREAM_SECONDS": 55.0,
-    "OVERLAY_HEARTBEAT_SECONDS": 15.0,
+    # A closed connection is noticed at the next heartbeat: its slot is held that long.
+    "OVERLAY_HEARTBEAT_SECONDS": 5.0,
+    "OVERLAY_STREAMS_PER_CLIENT": 2,
+    "OVERLAY_STREAMS_PER_OVERLAY": 2,
     "OVERLAY_MAX_COUNT": 1000,
     "OVERLAY_MAX_PAYLOAD": 64 * 1024,
     "DEFAULT_RULESET": "tenhou",
@@ -71,6 +74,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["agari.overlays"] = OverlayHub(
         max_overlays=int(app.config["OVERLAY_MAX_COUNT"]),
         max_streams=int(app.config["OVERLAY_MAX_STREAMS"]),
+        streams_per_client=int(app.config["OVERLAY_STREAMS_PER_CLIENT"]),
+        streams_per_overlay=int(app.config["OVERLAY_STREAMS_PER_OVERLAY"]),
     )
     i18n.init_app(app)
     errors.init_app(app)

@@ -53,27 +53,71 @@ class _Overlay:
     token_hash: bytes
     version: int = 0
     payload: str | None = None
+    used: float = 0.0  # time.monotonic() of its creation, last card or last viewer
 
 
 class OverlayHub:
-    """Overlays and their latest card, shared by every worker thread of one process."""
+    """Overlays and their latest card, shared by every worker thread of one process.
 
-    def __init__(self, *, max_overlays: int = 1000, max_streams: int = 4) -> None:
+    Anyone may create an overlay and watch one, so neither may crowd out a streamer's: a
+    full store forgets the overlay used longest ago, never one used within ``keep_seconds``
+    (creating then answers ``too_many_overlays``); one client (address) may create
+    ``creates_per_client`` overlays in ``keep_seconds`` and hold ``streams_per_client``
+    streams, one overlay ``streams_per_overlay`` (OBS and a preview), all together
+    ``max_streams``.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_overlays: int = 1000,
+        max_streams: int = 4,
+        streams_per_client: int = 2,
+        streams_per_overlay: int = 2,
+        keep_seconds: float = 6 * 3600.0,
+        creates_per_client: int = 60,
+    ) -> None:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
-        self._overlays: OrderedDict[str, _Overlay] = OrderedDict()
+        self._overlays: OrderedDict[str, _Overlay] = OrderedDict()  # least recently used first
         self._max_overlays = max_overlays
         self._max_streams = max_streams
+        self._per_client = streams_per_client
+        self._per_overlay = streams_per_overlay
+        self._keep = keep_seconds
+        self._creates_per_client = creates_per_client
         self._streams = 0
+        self._client_streams: dict[str, int] = {}
+        self._overlay_streams: dict[str, int] = {}
+        self._creations: dict[str, list[float]] = {}
 
-    def create(self) -> tuple[str, str]:
-        """A new overlay's ``(id, token)``; the oldest overlay goes when the store is full."""
+    def _touch(self, overlay_id: str, overlay: _Overlay) -> None:
+        overlay.used = time.monotonic()
+        self._overlays.move_to_end(overlay_id)
+
+    def create(self, client: str = "") -> tuple[str, str]:
+        """A new overlay's ``(id, token)``. A full store forgets the overlay used longest
+        ago, unless even that one was used within ``keep_seconds``: then, as when ``client``
+        created too many lately, :class:`AgariError` ``too_many_overlays``."""
         overlay_id = secrets.token_urlsafe(9)
         token = secrets.token_urlsafe(24)
+        now = time.monotonic()
         with self._lock:
-            self._overlays[overlay_id] = _Overlay(_digest(token))
-            while len(self._overlays) > self._max_overlays:
-                self._overlays.popitem(last=False)
+            recent = [t for t in self._creations.get(client, []) if now - t < self._keep]
+            if len(recent) >= self._creates_per_client:
+                raise AgariError(
+                    "too many overlays were created from here lately; use one you have",
+                    code="too_many_overlays",
+                )
+            if len(self._overlays) >= self._max_overlays:
+                oldest_id, oldest = next(iter(self._overlays.items()))
+                if now - oldest.used < self._keep:
+                    raise AgariError(
+                        "every overlay is in use; retry later", code="too_many_overlays"
+                    )
+                del self._overlays[oldest_id]
+            self._overlays[overlay_id] = _Overlay(_digest(token), used=now)
+            self._creations[client] = [*recent, now]
         return overlay_id, token
 
     def _get(self, overlay_id: str) -> _Overlay:
@@ -94,6 +138,7 @@ class OverlayHub:
                 raise AgariError("wrong or missing overlay token", code="bad_token")
             overlay.version += 1
             overlay.payload = payload
+            self._touch(overlay_id, overlay)
             self._changed.notify_all()
             return overlay.version
 
@@ -109,19 +154,35 @@ class OverlayHub:
                     return overlay.version, overlay.payload
                 self._changed.wait(left)
 
-    def acquire_stream(self) -> None:
-        """Count one more open stream, or refuse when the limit is reached."""
+    def acquire_stream(self, overlay_id: str = "", client: str = "") -> None:
+        """Count one more open stream of ``overlay_id`` for ``client``, or refuse when a
+        limit is reached (all streams, this client's, this overlay's)."""
         with self._lock:
-            if self._streams >= self._max_streams:
+            full = (
+                self._streams >= self._max_streams
+                or self._client_streams.get(client, 0) >= self._per_client
+                or self._overlay_streams.get(overlay_id, 0) >= self._per_overlay
+            )
+            if full:
                 raise AgariError(
                     "too many overlay streams are open; retry in a few seconds",
                     code="too_many_streams",
                 )
             self._streams += 1
+            self._client_streams[client] = self._client_streams.get(client, 0) + 1
+            self._overlay_streams[overlay_id] = self._overlay_streams.get(overlay_id, 0) + 1
+            overlay = self._overlays.get(overlay_id)
+            if overlay is not None:
+                self._touch(overlay_id, overlay)
 
-    def release_stream(self) -> None:
+    def release_stream(self, overlay_id: str = "", client: str = "") -> None:
         with self._lock:
             self._streams -= 1
+            pairs = ((self._client_streams, client), (self._overlay_streams, overlay_id))
+            for counts, key in pairs:
+                counts[key] = counts.get(key, 1) - 1
+                if counts[key] <= 0:
+                    del counts[key]
 
     @property
     def open_streams(self) -> int:
@@ -139,9 +200,15 @@ def _bearer_token() -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
+def _client() -> str:
+    """Who is asking, for the per-client limits: the peer's address (behind a proxy, set
+    up werkzeug's ProxyFix so that this is the client's, not the proxy's)."""
+    return request.remote_addr or ""
+
+
 @bp.post("/api/v1/overlays")
 def create() -> Any:
-    overlay_id, token = hub().create()
+    overlay_id, token = hub().create(_client())
     url = url_for("overlay.page", overlay_id=overlay_id, _external=True)
     return jsonify({"id": overlay_id, "token": token, "url": url}), 201
 
@@ -177,10 +244,12 @@ def events(overlay_id: str) -> Response:
     the_hub = hub()
     if not the_hub.exists(overlay_id):  # as JSON, before any stream starts
         raise AgariError(f"no overlay {overlay_id!r}", code="unknown_overlay")
-    the_hub.acquire_stream()
+    client = _client()
+    the_hub.acquire_stream(overlay_id, client)
     stream = _EventStream(
         the_hub,
         overlay_id,
+        client,
         lifetime=float(cfg["OVERLAY_STREAM_SECONDS"]),
         heartbeat=float(cfg["OVERLAY_HEARTBEAT_SECONDS"]),
     )
@@ -193,9 +262,17 @@ class _EventStream:
     even if iteration never started, which is where the stream's slot is given back."""
 
     def __init__(
-        self, the_hub: OverlayHub, overlay_id: str, *, lifetime: float, heartbeat: float
+        self,
+        the_hub: OverlayHub,
+        overlay_id: str,
+        client: str,
+        *,
+        lifetime: float,
+        heartbeat: float,
     ) -> None:
         self._hub = the_hub
+        self._overlay_id = overlay_id
+        self._client = client
         self._events = _events(the_hub, overlay_id, lifetime=lifetime, heartbeat=heartbeat)
         self._released = False
         self._lock = threading.Lock()
@@ -209,7 +286,7 @@ class _EventStream:
                 return
             self._released = True
         self._events.close()
-        self._hub.release_stream()
+        self._hub.release_stream(self._overlay_id, self._client)
 
 
 def _events(

@@ -149,14 +149,54 @@ def test_hub_counts_concurrent_publishes_exactly() -> None:
     assert payload is not None and json.loads(payload)[1] == 49
 
 
-def test_hub_forgets_the_oldest_overlay_when_full() -> None:
-    hub = OverlayHub(max_overlays=2)
-    first, _ = hub.create()
+def test_hub_forgets_the_overlay_used_longest_ago_when_full() -> None:
+    hub = OverlayHub(max_overlays=2, keep_seconds=0.0)
+    first, token = hub.create()
+    second, _ = hub.create()
+    hub.publish(first, token, "{}")  # in use: the other is now the one used longest ago
     hub.create()
-    hub.create()
-    assert not hub.exists(first)
+    assert hub.exists(first) and not hub.exists(second)
     with pytest.raises(AgariError):
-        hub.wait(first, 0, timeout=0)
+        hub.wait(second, 0, timeout=0)
+
+
+def test_a_flood_of_new_overlays_never_forgets_one_in_use() -> None:
+    # 1000 anonymous creations dropped a streamer's overlay (the oldest created) in 1.6 s.
+    hub = OverlayHub(max_overlays=3, creates_per_client=1000)
+    used, _ = hub.create("streamer")
+    for _ in range(2):
+        hub.create("flooder")
+    with pytest.raises(AgariError) as err:
+        hub.create("flooder")
+    assert err.value.code == "too_many_overlays"
+    assert hub.exists(used)
+
+
+def test_one_client_creates_a_bounded_number_of_overlays() -> None:
+    hub = OverlayHub(creates_per_client=2)
+    hub.create("a")
+    hub.create("a")
+    with pytest.raises(AgariError) as err:
+        hub.create("a")
+    assert err.value.code == "too_many_overlays"
+    hub.create("b")  # others are not held back
+
+
+def test_one_client_cannot_hold_every_stream() -> None:
+    # Four short connections from one address kept every overlay of the server at 503.
+    hub = OverlayHub(max_streams=4, streams_per_client=2, streams_per_overlay=2)
+    mine, _ = hub.create("attacker")
+    theirs, _ = hub.create("streamer")
+    hub.acquire_stream(mine, "attacker")
+    hub.acquire_stream(mine, "attacker")
+    with pytest.raises(AgariError):
+        hub.acquire_stream(mine, "attacker-2")  # the overlay's own limit
+    with pytest.raises(AgariError):
+        hub.acquire_stream(theirs, "attacker")  # the client's limit
+    hub.acquire_stream(theirs, "streamer")  # the streamer still gets in
+    hub.release_stream(mine, "attacker")
+    hub.acquire_stream(theirs, "attacker")
+    assert hub.open_streams == 3
 
 
 def test_sse_under_waitress_delivers_a_published_card(live_server: LiveServer) -> None:
