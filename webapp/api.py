@@ -77,8 +77,18 @@ def recognize() -> Any:
             "send the photo as multipart/form-data in the field 'photo'", code="missing_photo"
         )
     context = vision.api.context_from_json(request.form.get("context"), what="the context field")
-    checked = check_image(upload.read(), max_pixels=int(current_app.config["MAX_IMAGE_PIXELS"]))
-    return jsonify(vision.api.recognize(checked.data, context=context))
+    # A photo decoded costs up to ~120 MB and a second or more of CPU: only so many at once
+    # (six tiny 40 MP PNGs at a time held 3 GB); the others wait a while, then hear 503.
+    slots = current_app.extensions["agari.recognize_slots"]
+    if not slots.acquire(timeout=float(current_app.config["RECOGNIZE_WAIT_SECONDS"])):
+        exc = AgariError("the server is reading other photos; retry in a moment", code="busy")
+        exc.http_status = 503
+        raise exc
+    try:
+        checked = check_image(upload.read(), max_pixels=int(current_app.config["MAX_IMAGE_PIXELS"]))
+        return jsonify(vision.api.recognize(checked.data, context=context))
+    finally:
+        slots.release()
 
 
 def ruleset_choices() -> list[dict[str, str]]:

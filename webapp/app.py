@@ -9,6 +9,7 @@ appending one ``(module, attribute)`` pair, nothing else changes.
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any
 
 from flask import Flask, Response, request
@@ -30,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     # Phone photos are a few MB; 25 MB leaves room for 12 MP PNGs and refuses abuse.
     "MAX_CONTENT_LENGTH": 25 * 1024 * 1024,
     "MAX_IMAGE_PIXELS": MAX_IMAGE_PIXELS,  # agari recognize's cap too (webapp.images)
+    # Photos read at once (each up to ~120 MB decoded), and how long another waits its turn.
+    "RECOGNIZE_CONCURRENCY": 2,
+    "RECOGNIZE_WAIT_SECONDS": 30.0,
     # Overlay streams hold a server thread each (waitress is threaded), so both their
     # number and their life are bounded; browsers' EventSource reconnects by itself.
     "OVERLAY_MAX_STREAMS": 4,
@@ -76,6 +80,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         max_streams=int(app.config["OVERLAY_MAX_STREAMS"]),
         streams_per_client=int(app.config["OVERLAY_STREAMS_PER_CLIENT"]),
         streams_per_overlay=int(app.config["OVERLAY_STREAMS_PER_OVERLAY"]),
+    )
+    app.extensions["agari.recognize_slots"] = threading.BoundedSemaphore(
+        int(app.config["RECOGNIZE_CONCURRENCY"])
     )
     i18n.init_app(app)
     errors.init_app(app)

@@ -14,6 +14,7 @@ from PIL import Image
 import scoring.api
 from scoring.errors import AgariError, InvalidHandError
 from tests.webapp.conftest import SCORE_REQUEST, image_bytes
+from webapp import create_app
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -454,3 +455,19 @@ def test_an_error_quotes_at_most_a_line_of_the_input(client: FlaskClient) -> Non
     resp = client.post("/api/v1/score", json=req)
     assert resp.status_code == 400
     assert len(_error(resp)["message"]) <= 1001
+
+
+def test_recognize_waits_its_turn_then_answers_busy() -> None:
+    # Six tiny 40 MP PNGs read at once held 3 GB: photos are read a few at a time.
+    app = create_app({"TESTING": True, "RECOGNIZE_CONCURRENCY": 1, "RECOGNIZE_WAIT_SECONDS": 0.05})
+    slots = app.extensions["agari.recognize_slots"]
+    assert slots.acquire(timeout=1)  # another photo is being read
+    try:
+        resp = app.test_client().post(
+            "/api/v1/recognize",
+            data={"photo": (io.BytesIO(image_bytes()), "p.jpg")},
+            content_type="multipart/form-data",
+        )
+    finally:
+        slots.release()
+    assert (resp.status_code, _error(resp)["code"]) == (503, "busy")
