@@ -33,6 +33,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_IMAGE_PIXELS": MAX_IMAGE_PIXELS,  # agari recognize's cap too (webapp.images)
     # Photos read at once (each up to ~120 MB decoded), and how long another waits its turn.
     "RECOGNIZE_CONCURRENCY": 2,
+    # New ledger tables an hour from one address (anyone may create one).
+    "LEDGER_CREATES_PER_HOUR": 60,
     "RECOGNIZE_WAIT_SECONDS": 30.0,
     # Overlay streams hold a server thread each (waitress is threaded), so both their
     # number and their life are bounded; browsers' EventSource reconnects by itself.

@@ -470,3 +470,21 @@ def test_an_if_match_of_odd_digits_is_bad_etag_not_a_500(
     assert (resp.status_code, resp.get_json()["error"]["code"]) == (400, "bad_etag")
     resp = client.get("/api/v1/tables?limit=" + "9" * 5000)
     assert (resp.status_code, resp.get_json()["error"]["code"]) == (400, "bad_limit")
+
+
+def test_one_address_creates_a_bounded_number_of_tables(tmp_path: Any) -> None:
+    # Anyone may create a table; a flood filled the public index and the database.
+    app = create_app(
+        {
+            "TESTING": True,
+            "LEDGER_DATABASE_URL": f"sqlite:///{tmp_path}/l.db",
+            "LEDGER_CREATES_PER_HOUR": 2,
+        }
+    )
+    client = app.test_client()
+    _create(client)
+    _create(client)
+    resp = client.post("/api/v1/tables", json={"ruleset": "tenhou", "players": PLAYERS})
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (429, "too_many_tables")
+    assert len(client.get("/api/v1/tables").get_json()["tables"]) == 2  # nothing stored
+    app.extensions["agari.ledger"].dispose()

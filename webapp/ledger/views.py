@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
@@ -127,7 +128,41 @@ def _table_response(table: repo.TableRecord, status: int = 200) -> Response:
     return resp
 
 
+class CreationLimit:
+    """At most ``per_hour`` new tables an hour from one address: anyone may create a table,
+    and a flood of them filled the public index and the database."""
+
+    def __init__(self, per_hour: int) -> None:
+        self._per_hour = per_hour
+        self._lock = threading.Lock()
+        self._seen: dict[str, list[float]] = {}
+
+    def check(self, client: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            recent = [t for t in self._seen.get(client, []) if now - t < 3600]
+            if len(recent) >= self._per_hour:
+                exc = RequestError(
+                    "too many tables were created from here in the last hour",
+                    code="too_many_tables",
+                )
+                exc.http_status = 429
+                raise exc
+            self._seen[client] = [*recent, now]
+
+
+def _creations() -> CreationLimit:
+    ext = current_app.extensions
+    with _STORE_LOCK:
+        limit = ext.get("agari.ledger_creations")
+        if limit is None:
+            limit = CreationLimit(int(current_app.config["LEDGER_CREATES_PER_HOUR"]))
+            ext["agari.ledger_creations"] = limit
+    return limit  # type: ignore[no-any-return]
+
+
 def create_from(body: dict[str, Any]) -> tuple[repo.TableRecord, str]:
+    _creations().check(request.remote_addr or "")
     unknown = set(body) - CREATE_FIELDS
     if unknown:
         raise RequestError(f"unknown fields {sorted(unknown)}", code="unknown_field")
