@@ -287,7 +287,7 @@ def api_export(table_id: str) -> Any:
         )
     doc = export_game(table)
     if fmt == "log":
-        return Response(doc["log"], mimetype="text/plain; charset=utf-8")
+        return Response(doc["log"], mimetype="text/plain")
     return jsonify(doc["tenhou"] if fmt == "tenhou" else doc)
 
 
