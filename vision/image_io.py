@@ -88,8 +88,8 @@ def open_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> Image.Image:
     if width * height > max_pixels:
         img.close()
         raise ImageError(
-            f"the photo has {width} x {height} = {width * height:,} pixels; "
-            f"at most {max_pixels:,} ({max_pixels / 1e6:g} MP) are accepted",
+            f"the photo has {width} x {height} = {width * height / 1e6:.1f} MP; at most "
+            f"{max_pixels / 1e6:g} MP ({max_pixels:,} pixels) are accepted",
             code="too_many_pixels",
         )
     if width == 0 or height == 0:
