@@ -49,7 +49,8 @@ def test_create_show_export(db: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["table", "--database", db, "show", tid]) == 0
     shown = capsys.readouterr().out
     assert "East 3, honba 0, sticks 0" in shown
-    assert "W Chloé                  24300 dealer" in shown
+    # At East 3 the starting West deals: it sits East now, which the line says.
+    assert "W Chloé                  24300  sits East (dealer)" in shown
 
     out = tmp_path / "game.json"
     assert main(["table", "--database", db, "export", tid, "-o", str(out)]) == 0
@@ -98,3 +99,28 @@ def test_ids_and_tokens_never_start_like_an_option(monkeypatch: pytest.MonkeyPat
     assert repo.new_table_id() == "Ab9"
     drawn = iter(["-tok", "tok"])
     assert repo.new_token() == "tok"
+
+
+def test_a_referee_records_and_undoes_hands_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recording a hand and undoing it needed `agari serve` and HTTP requests."""
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    tid, token = _create(db, capsys)
+    win = json.dumps(HANDS[0])
+    assert main(["table", "--database", db, "record", tid, win, "--token", token]) == 0
+    assert "1 hands" in capsys.readouterr().out
+    # Without the token: refused, nothing written.
+    monkeypatch.delenv("AGARI_TABLE_TOKEN", raising=False)
+    assert main(["table", "--database", db, "record", tid, win]) == 2
+    assert "token_required" in capsys.readouterr().err
+    # A hand the replay refuses is refused here too.
+    bad = json.dumps({"result": "win", "winner": "S"})
+    assert main(["table", "--database", db, "record", tid, bad, "--token", token]) == 2
+    assert "illegal_hand" in capsys.readouterr().err
+    monkeypatch.setenv("AGARI_TABLE_TOKEN", token)
+    assert main(["table", "--database", db, "undo", tid]) == 0
+    out = capsys.readouterr().out
+    assert "undone: hand 1" in out and "0 hands" in out
+    assert main(["table", "--database", db, "export", tid, "-o", "/nonexistent/dir/x"]) == 2
+    assert "bad_path" in capsys.readouterr().err

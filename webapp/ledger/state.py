@@ -229,14 +229,21 @@ def scoreboard_text(table: TableRecord) -> str:
         where = f"game over ({board['ended']})"
     else:
         where = f"{board['round_label']}, honba {board['honba']}, sticks {board['riichi_sticks']}"
+    # E S W N are the starting seats; a referee needs the wind each player sits at now (a
+    # full score request names the winner by it), so it is written out beside the name.
+    winds = board.get("seat_winds") or {}
+    names = {"E": "East", "S": "South", "W": "West", "N": "North"}
+    playing = not board["finished"]
     rows = [
         f"  {s} {table.players[s]:<20} {board['scores'][s]:>7}"
-        + (" dealer" if s == board["dealer"] else "")
+        + (f"  sits {names.get(winds[s], winds[s])}" if s in winds and playing else "")
+        + (" (dealer)" if s == board["dealer"] and playing else "")
         for s in SEATS
     ]
     for r in board["standings"] or []:
         rows.append(f"  {r['rank']}. {table.players[r['seat']]:<20} {r['result']:+}")
-    return "\n".join([head, where, *rows]) + "\n"
+    legend = "  (E S W N: seats at the start)"
+    return "\n".join([head, where, *rows, legend]) + "\n"
 
 
 def public_view(table: TableRecord) -> dict[str, Any]:
