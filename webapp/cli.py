@@ -118,28 +118,60 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: ``agari score --help``'s notation section.
+SCORE_NOTATION = """\
+hand notation:
+  CONCEALED+WIN [MELD ...]   the concealed tiles, '+', the winning tile, then each call
+  tiles       digits before their suit: 123m (characters) 456p (dots) 789s (bamboo);
+              0 is the red five (406p); honours 1z-7z = East South West North,
+              white, green, red dragon (11z = a pair of East)
+  melds       KIND:TILES@FROM, FROM = left, across or right (who discarded the tile):
+                chi:345s@left  pon:555z@across  daiminkan:2222p@right
+                kakan:7777m@left (an added kan: FROM is the pon's)
+                ankan:1111z (a closed kan: no @)
+  examples    agari score "234m406p78s11z+9s pon:555z@left" --ron W --seat S --dora 4p
+              agari score "123456m789p1122s+2s" --flag riichi --flag ippatsu --ura 3m
+  flags       riichi double_riichi ippatsu haitei houtei rinshan chankan tenhou chiihou
+              renhou nagashi_mangan
+  without HAND, JSON score requests are read from stdin, one a line (CONTRACT.md)
+"""
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     """Score requests read as JSON Lines on stdin (or one HAND given in notation): JSON
     Lines out with --json, else readable text."""
     from scoring.api import score
 
     lines: Iterable[str] = sys.stdin
+    given = [
+        f"--{name}"
+        for name in ("ron", "seat", "round", "dora", "ura", "flag", "ruleset", "honba", "sticks")
+        if getattr(args, name) not in (None, [])
+    ]
     if args.hand:
         from scoring.request import request_from_hand
 
         req = request_from_hand(
             args.hand,
             ron_from=args.ron,
-            seat_wind=args.seat,
-            round_wind=args.round,
+            seat_wind=args.seat or "E",
+            round_wind=args.round or "E",
             dora=tuple(args.dora),
             ura=tuple(args.ura),
             flags=tuple(args.flag),
-            ruleset=args.ruleset,
-            honba=args.honba,
-            riichi_sticks=args.sticks,
+            ruleset=args.ruleset or "tenhou",
+            honba=args.honba or 0,
+            riichi_sticks=args.sticks or 0,
         )
         lines = [json.dumps(req)]
+    elif given:
+        # They were ignored, and the JSON's own fields (or their defaults) scored the hand.
+        raise RequestError(
+            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to a HAND given "
+            "on the command line; with JSON "
+            "requests on stdin, put these fields in each request",
+            code="usage",
+        )
     if args.json:
         return run_json_lines(score, lines, sys.stdout)
     from scoring.explain import explain
@@ -148,7 +180,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         """Turns each JSON response line into readable text as it is written."""
 
         def write(self, line: str) -> None:
-            print(explain(json.loads(line)) + "\n", file=sys.stdout)
+            response = json.loads(line)
+            # Scores on stdout, errors on stderr (a script keeping stdout gets scores only).
+            out = sys.stderr if "error" in response else sys.stdout
+            print(explain(response) + "\n", file=out)
 
         def flush(self) -> None:
             sys.stdout.flush()
@@ -410,22 +445,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("score", help="score hands (text, or --json lines on stdin)")
+    p = sub.add_parser(
+        "score",
+        help="score hands (text, or --json lines on stdin)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=SCORE_NOTATION,
+    )
     p.add_argument("--json", action="store_true", help="JSON Lines in and out (CONTRACT.md)")
     p.add_argument(
         "hand",
         nargs="?",
-        help="one hand instead of stdin, e.g. '234m406p78s11z+9s pon:555z@left'",
+        help="one hand instead of stdin, e.g. '234m406p78s11z+9s pon:555z@left' (below)",
     )
-    p.add_argument("--ron", metavar="SEAT", help="with HAND: won by ron from SEAT (else tsumo)")
-    p.add_argument("--seat", default="E", help="with HAND: the winner's seat wind (E)")
-    p.add_argument("--round", default="E", help="with HAND: the round wind (E)")
-    p.add_argument("--dora", action="append", default=[], metavar="TILE", help="indicator")
-    p.add_argument("--ura", action="append", default=[], metavar="TILE", help="ura indicator")
-    p.add_argument("--flag", action="append", default=[], help="riichi, ippatsu, haitei, ...")
-    p.add_argument("--ruleset", default="tenhou", help="with HAND: ruleset id (tenhou)")
-    p.add_argument("--honba", type=int, default=0)
-    p.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
+    p.add_argument(
+        "--ron", metavar="SEAT", help="with HAND: won by ron from the discarder's seat wind "
+        "(E S W N); without it, tsumo"
+    )  # fmt: skip
+    p.add_argument("--seat", help="with HAND: the winner's seat wind, E S W N (default E)")
+    p.add_argument("--round", help="with HAND: the round wind (default E)")
+    p.add_argument(
+        "--dora", action="append", default=[], metavar="TILE",
+        help="with HAND: a dora indicator; repeat for kan dora (--dora 4p --dora 1z)",
+    )  # fmt: skip
+    p.add_argument(
+        "--ura", action="append", default=[], metavar="TILE", help="with HAND: an ura indicator"
+    )
+    p.add_argument(
+        "--flag", action="append", default=[], metavar="FLAG",
+        help="with HAND: repeat for each (--flag riichi --flag ippatsu); the flags are below",
+    )  # fmt: skip
+    p.add_argument("--ruleset", help="with HAND: ruleset id (default tenhou; agari rules list)")
+    p.add_argument("--honba", type=int, help="with HAND: counters on the table (default 0)")
+    p.add_argument("--sticks", type=int, help="with HAND: riichi sticks on the table (default 0)")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("settle", help="settle one discard's wins with the table state (--json)")

@@ -186,3 +186,31 @@ def test_json_lines_with_a_bad_first_line_still_answer_every_line(
     assert status == 2
     assert lines[0]["error"]["code"] == "bad_json"  # type: ignore[index]
     assert lines[1]["hands"][0]["result"] == "draw"  # type: ignore[index]
+
+
+def test_score_options_without_a_hand_are_refused_not_ignored(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `... | agari score --ruleset m-league` scored under tenhou, saying "no ruleset given".
+    req = {"closed": "23m456p678s22m678p", "win_tile": "4m", "win": "ron", "discarder": "W"}
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(req) + "\n"))
+    assert main(["score", "--ruleset", "m-league", "--honba", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "usage" in err and "--ruleset, --honba apply to a HAND" in err
+
+
+def test_score_text_errors_go_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    # A script keeping stdout got error text among the scores.
+    assert main(["score", "23m456p678s22m678p+4m", "--seat", "X"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "bad_seat" in err
+    assert main(["score", "23m456p678s22m678p+4m", "--ron", "W", "--seat", "S"]) == 0
+    assert "30 fu" in capsys.readouterr().out
+
+
+def test_score_help_explains_the_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    text = capsys.readouterr().out
+    for word in ("ankan:1111z", "kakan:", "daiminkan:", "0 is the red five", "nagashi_mangan"):
+        assert word in text
