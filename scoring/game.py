@@ -543,6 +543,7 @@ def _points_deltas(
         if not (_is_int(points) and points > 0):
             raise _illegal(number, label, f"a ron's points must be a positive integer: {points!r}")
         _points_in_range([points], "a ron's points", number, label, 1)
+        _plausible([points], 1000, "a ron", number, label)
         pay = points + rs.honba_value * honba
         d[discarder] -= pay
         d[winner] += pay
@@ -558,6 +559,7 @@ def _points_deltas(
                 f"a dealer tsumo's points are what each pays (one integer): {points!r}",
             )
         _points_in_range([points], "a dealer tsumo's points", number, label, 1)
+        _plausible([points], 500, "a dealer tsumo (each pays)", number, label)
         for s in SEATS:
             if s != winner:
                 d[s] -= points + each_honba
@@ -572,12 +574,34 @@ def _points_deltas(
             f"a non-dealer tsumo's points are [non-dealer pays, dealer pays]: {points!r}",
         )
     _points_in_range(points, "a non-dealer tsumo's points", number, label, 1)
+    _plausible(points, 300, "a non-dealer tsumo", number, label)
+    if not points[0] <= points[1] <= 2 * points[0]:
+        # The dealer pays about twice a non-dealer (both rounded up to 100): [1300, 700]
+        # swapped the two, and was stored.
+        raise _illegal(
+            number,
+            label,
+            f"a non-dealer tsumo's points are [non-dealer pays, dealer pays], the dealer's "
+            f"share 1 to 2 times the other's (700-1300, 2000-4000): {points!r}",
+        )
     for s in SEATS:
         if s != winner:
             pay = (points[1] if s == state.dealer else points[0]) + each_honba
             d[s] -= pay
             d[winner] += pay
     return d
+
+
+def _plausible(values: list[int], least: int, what: str, number: int, label: str) -> None:
+    """Riichi payments are whole hundreds, and no win pays less than 1 han 30 fu: 1000 for
+    a non-dealer's ron, 300 / 500 for a tsumo's shares (a typed 3950 or 100 was stored)."""
+    for v in values:
+        if v % 100 or v < least:
+            raise _illegal(
+                number,
+                label,
+                f"{what} pays whole hundreds, at least {least} (1 han 30 fu), not {v}",
+            )
 
 
 def _checked_deltas(deltas: Any, number: int, label: str) -> dict[str, int]:

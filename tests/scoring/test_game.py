@@ -635,3 +635,29 @@ def test_a_note_is_a_short_line_of_text(note: Any) -> None:
     # The ledger shows it under the hand; an object or 64 KB of text was stored as it came.
     assert "'note' must be text" in illegal("tenhou", [{"result": "draw", "note": note}])
     assert play("tenhou", [{"result": "draw", "note": "x" * 200}])["hands"][0]["result"] == "draw"
+
+
+@pytest.mark.parametrize(
+    ("win", "why"),
+    [
+        ({"winner": "S", "points": [1300, 700]}, "dealer's share 1 to 2 times"),
+        ({"winner": "S", "from": "W", "points": 3950}, "whole hundreds"),
+        ({"winner": "E", "from": "N", "points": 100}, "at least 1000"),
+        ({"winner": "E", "points": 200}, "at least 500"),
+    ],
+    ids=["tsumo_shares_swapped", "odd_hundreds", "ron_below_any_win", "dealer_tsumo_too_low"],
+)
+def test_typed_points_no_riichi_win_pays_are_refused(win: dict[str, Any], why: str) -> None:
+    # Each was stored by the ledger (201) and shown as a result.
+    assert why in illegal("tenhou", [{"result": "win", **win}])
+
+
+def test_typed_points_of_real_wins_are_taken() -> None:
+    game = play(
+        "tenhou",
+        [
+            {"result": "win", "winner": "S", "points": [300, 500]},  # 1 han 30 fu tsumo
+            {"result": "win", "winner": "E", "from": "N", "points": 1000},
+        ],
+    )
+    assert game["hands"][0]["deltas"] == {"E": -500, "S": 1100, "W": -300, "N": -300}
