@@ -399,7 +399,10 @@ def _read(path: Path) -> dict[str, Any]:
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except FileNotFoundError:
-        raise RulesetError(f"unknown ruleset {path.stem!r}", code="unknown_ruleset") from None
+        raise RulesetError(
+            f"unknown ruleset {path.stem!r}; the shipped ones: {', '.join(list_rulesets())}",
+            code="unknown_ruleset",
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{path.name}: not valid TOML: {exc}", code="bad_ruleset_file") from exc
 
@@ -447,7 +450,10 @@ def _load_chain(
             f"ruleset {ruleset_id!r} extends itself via {' -> '.join(seen)}", code="ruleset_cycle"
         )
     if not ruleset_id.replace("-", "").replace("_", "").isalnum():
-        raise RulesetError(f"unknown ruleset {ruleset_id!r}", code="unknown_ruleset")
+        raise RulesetError(
+            f"unknown ruleset {ruleset_id[:40]!r}; the shipped ones: {', '.join(list_rulesets())}",
+            code="unknown_ruleset",
+        )
     path = RULESET_DIR / f"{ruleset_id}.toml"
     doc = _read(path)
     file = path.name

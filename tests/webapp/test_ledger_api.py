@@ -242,6 +242,8 @@ def test_create_refuses_bad_input(client: FlaskClient) -> None:
     cases: list[tuple[dict[str, Any], str]] = [
         ({"ruleset": "no-such-rules", "players": PLAYERS}, "unknown_ruleset"),
         ({"ruleset": "m-league", "players": {"E": "a"}}, "bad_players"),
+        # Two players alike could not be told apart on the pages and in the logs.
+        ({"ruleset": "m-league", "players": {**PLAYERS, "S": PLAYERS["E"]}}, "bad_players"),
         ({"ruleset": "m-league", "players": PLAYERS, "colour": "red"}, "unknown_field"),
         ({"players": PLAYERS}, "missing_field"),
     ]

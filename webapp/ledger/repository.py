@@ -124,6 +124,13 @@ def _validate_players(players: Any) -> dict[str, str]:
                 code="bad_players",
             )
         out[seat] = name.strip()
+    if len({n.casefold() for n in out.values()}) < 4:
+        # The pages, the logs and the overlay name players, not seats: two alike are
+        # indistinguishable there.
+        raise RequestError(
+            f"the four players need four different names, got {list(out.values())!r}",
+            code="bad_players",
+        )
     return out
 
 
