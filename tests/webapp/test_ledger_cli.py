@@ -75,7 +75,10 @@ def test_create_show_export(db: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert third[0] == [1, 2, 1]
     assert third[1] == [35500, 14500, 25500, 23500]
     assert third[-1] == ["和了", [-1200, -2200, -1200, 5600], [3, 3, 3, "1000-2000点"]]
-    assert tenhou["log"][1][-1] == ["流局", [-1500, 1500, 500, -1500]]
+    # Tenhou's changes leave out the hand's own riichi sticks: W's declaration is not in
+    # the draw's noten payments, E's stick comes back to E's win.
+    assert tenhou["log"][1][-1] == ["流局", [-1500, 1500, 1500, -1500]]
+    assert tenhou["log"][0][-1] == ["和了", [13000, -12000, 0, 0], [0, 1, 0, "12000点"]]
     assert tenhou["sc"][0::2] == [343, 123, 243, 291]
 
 
@@ -124,3 +127,37 @@ def test_a_referee_records_and_undoes_hands_from_the_command_line(
     assert "undone: hand 1" in out and "0 hands" in out
     assert main(["table", "--database", db, "export", tid, "-o", "/nonexistent/dir/x"]) == 2
     assert "bad_path" in capsys.readouterr().err
+
+
+def test_the_tenhou_log_names_every_win_s_payment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dealer's tsumo is '...点∀' as Tenhou writes it; a win recorded as its score request
+    names its payment too (it was empty)."""
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    tid, token = _create(db, capsys)
+    store = LedgerStore(db)
+    repo.append_entry(
+        store, tid, token, {"result": "win", "winner": "E", "points": 1300}, check=check_replays
+    )
+    request = {
+        "closed": "234m456p678s22m67p",
+        "win_tile": "8p",
+        "win": "ron",
+        "seat_wind": "S",
+        "round_wind": "E",
+        "discarder": "W",
+        "flags": ["riichi"],
+    }
+    repo.append_entry(
+        store,
+        tid,
+        token,
+        {"result": "win", "winner": "S", "from": "W", "request": request, "riichi": ["S"]},
+        check=check_replays,
+    )
+    store.dispose()
+    assert main(["table", "--database", db, "export", tid, "--format", "tenhou"]) == 0
+    log = json.loads(capsys.readouterr().out)["log"]
+    assert log[0][-1][-1][-1] == "1300点∀"
+    assert log[1][-1][-1][-1].endswith("点") and log[1][-1][-1][-1] != "点"

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.api import score
+from scoring.errors import AgariError
+from scoring.ruleset import resolve_ruleset
 from webapp.ledger.repository import SEATS, TableRecord
 from webapp.ledger.state import public_view
 
@@ -31,8 +34,12 @@ def _round_index(round_code: str) -> int:
     return WINDS.index(round_code[0]) * 4 + int(round_code[1:]) - 1
 
 
-def _result(entry: dict[str, Any], hand: dict[str, Any]) -> list[Any]:
-    deltas = [hand["deltas"][s] for s in SEATS]
+def _result(entry: dict[str, Any], hand: dict[str, Any], ruleset: Any) -> list[Any]:
+    # Tenhou's result changes leave out the hand's riichi declarations (their sticks leave
+    # the scores when declared); ours count them: each declarer's stick is given back here.
+    stick = resolve_ruleset(ruleset).riichi_stick_value
+    declared = set(entry.get("riichi") or [])
+    deltas = [hand["deltas"][s] + (stick if s in declared else 0) for s in SEATS]
     kind = entry.get("result")
     if kind == "win":
         out: list[Any] = ["和了"]
@@ -40,9 +47,10 @@ def _result(entry: dict[str, Any], hand: dict[str, Any]) -> list[Any]:
         for i, win in enumerate(wins):
             who = SEATS.index(win["winner"])
             frm = SEATS.index(entry["from"]) if entry.get("from") else who
+            text = _points_text(win, entry, hand, ruleset)
             # The replay gives one change per seat for the whole hand: with several
             # winners it goes with the first, and the others show zeros.
-            out += [deltas if i == 0 else [0, 0, 0, 0], [who, frm, who, _points_text(win)]]
+            out += [deltas if i == 0 else [0, 0, 0, 0], [who, frm, who, text]]
         return out
     if kind == "draw":
         tenpai = entry.get("tenpai") or []
@@ -60,20 +68,37 @@ def _result(entry: dict[str, Any], hand: dict[str, Any]) -> list[Any]:
     return ["チョンボ", deltas]
 
 
-def _points_text(win: dict[str, Any]) -> str:
+def _points_text(
+    win: dict[str, Any], entry: dict[str, Any], hand: dict[str, Any], ruleset: Any
+) -> str:
+    """Tenhou's payment text: ``3900点`` (ron), ``1000-2000点`` (tsumo), ``1300点∀`` (a
+    dealer's tsumo, all pay); for a win recorded as its score request, from its score."""
     points = win.get("points")
     if isinstance(points, list):
         return "-".join(str(p) for p in points) + "点"
-    return f"{points}点" if points is not None else ""
+    if points is not None:
+        all_pay = not entry.get("from") and win.get("winner") == hand.get("dealer")
+        return f"{points}点" + ("∀" if all_pay else "")
+    request = win.get("request")
+    if not isinstance(request, dict):
+        return ""  # recorded as deltas: no value to name
+    try:
+        scored = score({**request, "ruleset": ruleset, "honba": 0, "riichi_sticks": 0})
+    except AgariError:
+        return ""
+    announce = str(scored.get("announce") or scored.get("points") or "")
+    if announce.endswith(" all"):
+        return announce.removesuffix(" all") + "点∀"
+    return f"{announce}点" if announce else ""
 
 
-def _tenhou_hand(entry: dict[str, Any], hand: dict[str, Any]) -> list[Any]:
+def _tenhou_hand(entry: dict[str, Any], hand: dict[str, Any], ruleset: Any) -> list[Any]:
     empty: list[list[Any]] = [[] for _ in range(14)]  # dora, ura, 4 x (hand, draws, discards)
     return [
         [_round_index(hand["round"]), hand["honba"], hand["riichi_sticks"]],
         [hand["scores_before"][s] for s in SEATS],
         *empty,
-        _result(entry, hand),
+        _result(entry, hand, ruleset),
     ]
 
 
@@ -92,7 +117,8 @@ def tenhou_log(table: TableRecord, board: dict[str, Any]) -> dict[str, Any]:
             "disp": table.ruleset if isinstance(table.ruleset, str) else table.ruleset["base"]
         },
         "log": [
-            _tenhou_hand(e.data, h) for e, h in zip(table.entries, board["hands"], strict=True)
+            _tenhou_hand(e.data, h, table.ruleset)
+            for e, h in zip(table.entries, board["hands"], strict=True)
         ],
         "sc": sc,
     }
