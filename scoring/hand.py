@@ -38,15 +38,22 @@ class Meld:
 
     def __post_init__(self) -> None:
         if self.kind not in MELD_KINDS:
+            hint = (
+                ": a called kan is daiminkan (on a discard) or kakan (added to a pon), a closed "
+                "one ankan"
+                if self.kind in ("kan", "kong", "minkan", "shouminkan")
+                else ""
+            )
             raise NotationError(
-                f"unknown meld kind {self.kind!r} (expected one of {', '.join(MELD_KINDS)})",
+                f"unknown meld kind {self.kind!r} (expected one of {', '.join(MELD_KINDS)})" + hint,
                 code="bad_meld",
             )
+        a = "an" if self.kind[0] in "aeiou" else "a"
         kinds = sorted(t.kind for t in self.tiles)
         need = 4 if self.kind in KAN_KINDS else 3
         if len(kinds) != need:
             raise NotationError(
-                f"a {self.kind} has {need} tiles, not {len(kinds)}: {self._text()!r}",
+                f"{a} {self.kind} has {need} tiles, not {len(kinds)}: {self._text()!r}",
                 code="bad_meld",
             )
         if self.kind == "chi":
@@ -63,17 +70,19 @@ class Meld:
                 )
         elif kinds[0] != kinds[-1]:
             raise NotationError(
-                f"a {self.kind} is {need} identical tiles, not {self._text()!r}", code="bad_meld"
+                f"{a} {self.kind} is {need} identical tiles, not {self._text()!r}", code="bad_meld"
             )
         if self.kind == "ankan":
             if self.from_ is not None:
                 raise NotationError(
-                    f"a closed kan is not called from anyone (got from={self.from_!r})",
+                    f"a closed kan (ankan) is called from no one: no 'from' (no @ in the "
+                    f"notation), not {self.from_!r}",
                     code="bad_meld",
                 )
         elif self.from_ not in DIRECTIONS:
             raise NotationError(
-                f"a {self.kind} needs 'from' (left, across or right), not {self.from_!r}",
+                f"{a} {self.kind} needs who it was called from: 'from' left, across or right "
+                f"(in the notation @left, @across, @right), not {self.from_!r}",
                 code="bad_meld",
             )
         if self.kind == "chi" and self.from_ != "left":
@@ -146,10 +155,11 @@ class Hand:
     def parse(cls, text: str) -> Hand:
         from scoring.notation import parse_tiles
 
-        m = HAND_RE.match(text.strip())
+        m = HAND_RE.match(_tidy(text))
         if not m:
             raise NotationError(
-                f"not a hand: {text!r} (expected e.g. '234m406p78s11z+9s pon:555z@left')",
+                f"not a hand: {text[:200]!r} (expected e.g. '234m406p78s11z+9s pon:555z@left': "
+                f"{_what_is_wrong(_tidy(text))})",
                 code="bad_notation",
             )
         melds = tuple(
@@ -170,6 +180,38 @@ class Hand:
 
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r})"
+
+
+def _tidy(text: str) -> str:
+    """The ways people type a hand that say the same thing, written the one way: upper case
+    (``234M``, ``PON:``, ``@Left``), spaces inside the tiles or around ``+`` (``234m 406p
+    78s 11z + 9s``), several spaces or commas between melds.
+
+    >>> _tidy(" 234M 406p 78s 11z + 9s,  PON:555z@Left ")
+    '234m406p78s11z+9s pon:555z@left'
+    """
+    words = text.replace(",", " ").lower().split()
+    tiles = [w for w in words if ":" not in w]
+    melds = [w for w in words if ":" in w]
+    return " ".join(["".join(tiles), *melds])
+
+
+def _what_is_wrong(text: str) -> str:
+    """A hint for a hand that does not parse, after :func:`_tidy`."""
+    head = text.split(" ")[0]
+    if "+" not in head:
+        return "put '+' before the winning tile"
+    if re.search(r"[^0-9mpsz+]", head):
+        bad = sorted(set(re.findall(r"[^0-9mpsz+]", head)))
+        return (
+            f"{' '.join(bad)} is no tile: write digits before m p s z (honours 1z-7z, red five 0)"
+        )
+    if not re.fullmatch(r"[0-9mpsz]*\+[0-9][mpsz]", head):
+        return "write digits before their suit letter, one winning tile after '+'"
+    return (
+        "each call is KIND:TILES@FROM (chi, pon, daiminkan, kakan with @left, @across or "
+        "@right; ankan without @)"
+    )
 
 
 def parse_hand(text: str) -> Hand:

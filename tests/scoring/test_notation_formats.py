@@ -113,3 +113,33 @@ def test_hand_round_trip(text: str) -> None:
 def test_malformed_hand(text: str) -> None:
     with pytest.raises(NotationError):
         parse_hand(text)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "234m 406p 78s 11z+9s pon:555z@left",  # spaces between groups
+        "234M406P78S11Z+9S PON:555Z@LEFT",  # upper case
+        "234m406p78s11z + 9s  pon:555z@left",  # spaces around '+' and between calls
+        "234m406p78s11z+9s, pon:555z@left",  # a comma before a call
+    ],
+)
+def test_the_ways_people_type_a_hand_read_alike(typed: str) -> None:
+    assert parse_hand(typed) == parse_hand("234m406p78s11z+9s pon:555z@left")
+
+
+@pytest.mark.parametrize(
+    ("typed", "hint"),
+    [
+        ("234m406p78s11z9s", "put '+' before the winning tile"),
+        ("234m406p78sEE+9s", "e is no tile"),
+        ("234m406p78s11z+9s kan:5555z@left", "daiminkan"),
+        ("234m406p78s+9s pon:555z", "@left, @across, @right"),
+        ("234m406p78s+9s ankan:5555z@left", "no @ in the notation"),
+        ("234m406p78s+9s ankan:555z", "an ankan has 4 tiles"),
+    ],
+)
+def test_a_hand_that_does_not_read_says_what_to_change(typed: str, hint: str) -> None:
+    with pytest.raises(NotationError) as err:
+        parse_hand(typed)
+    assert hint in err.value.message
