@@ -33,7 +33,13 @@ def explain(res: dict[str, Any]) -> str:
             head += f" ({res['limit']})"
     lines = [f"{head}: {res['announce']}"]
     for y in res["yaku"]:
-        lines.append(f"  {y['id']:<22} {y['han']:>2} han")
+        # A yakuman's han (13 a unit) is the engine's bookkeeping; a player says "yakuman".
+        value = (
+            f"{'double ' if y['han'] >= 26 else ''}yakuman"
+            if res["yakuman"] and y["han"] >= 13
+            else f"{y['han']:>2} han"
+        )
+        lines.append(f"  {y['id']:<22} {value}")
     if res["fu_details"]:
         parts = " + ".join(
             f"{d['reason']}{' ' + d['tiles'] if 'tiles' in d else ''} {d['fu']}"
