@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   const T = window.AgariTiles;
-  const I18N = JSON.parse(document.getElementById("i18n").textContent);
+  const {table: I18N, t} = window.AgariI18n;
   const $ = (sel) => document.querySelector(sel);
   const app = $("#app");
   const SEATS = ["E", "S", "W", "N"];
@@ -11,11 +11,6 @@
   const MELD_SIZE = {chi: 3, pon: 3, daiminkan: 4, kakan: 4, ankan: 4};
   const LIMITS = ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"];
 
-  function t(key, vars) {
-    let s = (I18N.ui && I18N.ui[key]) || key;
-    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
-    return s;
-  }
   const yakuName = (id) => (I18N.yaku && I18N.yaku[id]) || id.replace(/_/g, " ");
   const fuName = (r) => (I18N.fu && I18N.fu[r]) || r.replace(/_/g, " ");
   const errorText = (e) => (I18N.errors && I18N.errors[e.code]) || e.message || e.code;

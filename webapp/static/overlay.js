@@ -2,14 +2,9 @@
 (function () {
   "use strict";
   const T = window.AgariTiles;
-  const I18N = JSON.parse(document.getElementById("i18n").textContent);
+  const {table: I18N, t} = window.AgariI18n;  // webapp/static/i18n.js, loaded by base.html
   const $ = (sel) => document.querySelector(sel);
   const root = $("#overlay");
-  const t = (k, vars) => {
-    let s = (I18N.ui && I18N.ui[k]) || k;
-    for (const [a, b] of Object.entries(vars || {})) s = s.split("{" + a + "}").join(String(b));
-    return s;
-  };
   const yakuName = (id) => (I18N.yaku && I18N.yaku[id]) || id.replace(/_/g, " ");
 
   function span(cls, text) {

@@ -12,14 +12,8 @@
   const tokenInput = document.getElementById("ledger-table-token");
   const status = document.getElementById("ledger-record-status");
   let latest = null;
-  // The page's language: the table base.html hands every page (as app.js reads it).
-  let I18N = {};
-  try { I18N = JSON.parse(document.getElementById("i18n").textContent); } catch (e) { /* English */ }
-  function t(key, vars) {
-    let s = (I18N.ui && I18N.ui[key]) || key;
-    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
-    return s;
-  }
+  // The page's language (webapp/static/i18n.js, loaded by base.html).
+  const {table: I18N, t} = window.AgariI18n;
 
   const load = (key) => { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } };
   const save = (key, value) => { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } };

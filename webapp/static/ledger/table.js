@@ -14,14 +14,8 @@
   const form = document.getElementById("ledger-entry");
   const revision = root.dataset.revision;
 
-  // The page's language: the table base.html hands every page (as app.js reads it).
-  let I18N = {};
-  try { I18N = JSON.parse(document.getElementById("i18n").textContent); } catch (e) { /* English */ }
-  function t(key, vars) {
-    let s = (I18N.ui && I18N.ui[key]) || key;
-    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
-    return s;
-  }
+  // The page's language (webapp/static/i18n.js, loaded by base.html).
+  const {table: I18N, t} = window.AgariI18n;
   // A refusal: the page's own words for its code where it has them, the server's sentence
   // and code below as the detail.
   function showError(err) {

@@ -1,0 +1,14 @@
+// The page's language, for every script of every page: base.html puts the language's table
+// (webapp/i18n/<lang>.json merged over English) in #i18n; t(KEY, {n: 3}) looks a label
+// up and fills its {placeholders} (the key itself when nobody wrote it).
+"use strict";
+window.AgariI18n = (() => {
+  let table = {};
+  try { table = JSON.parse(document.getElementById("i18n").textContent); } catch (e) { /* English keys */ }
+  function t(key, vars) {
+    let s = (table.ui && table.ui[key]) || key;
+    for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
+    return s;
+  }
+  return {table, t};
+})();
