@@ -22,6 +22,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,3 +160,15 @@ def store(db_url: str) -> Iterator[LedgerStore]:
     s = LedgerStore(db_url)
     yield s
     s.dispose()
+
+
+def ledger_app(url: str) -> Iterator[Any]:
+    """The web app on the ledger at ``url``, its store closed afterwards (for a fixture to
+    yield from)."""
+    from webapp import create_app
+
+    app = create_app({"TESTING": True, "LEDGER_DATABASE_URL": url})
+    yield app
+    store = app.extensions.get("agari.ledger")
+    if store is not None:
+        store.dispose()

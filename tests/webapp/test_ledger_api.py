@@ -25,11 +25,7 @@ NOBODY_TENPAI = {"result": "draw", "tenpai": []}
 
 @pytest.fixture
 def app(db_url: str) -> Any:
-    app = create_app({"TESTING": True, "LEDGER_DATABASE_URL": db_url})
-    yield app
-    store = app.extensions.get("agari.ledger")
-    if store is not None:
-        store.dispose()
+    yield from fx.ledger_app(db_url)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from webapp import create_app
+from tests.webapp import ledger_fixtures as fx
 from webapp.i18n import I18N_DIR, LANGUAGES
 
 WEBAPP = I18N_DIR.parent
@@ -38,11 +38,7 @@ def _own(lang: str) -> dict[str, Any]:
 
 @pytest.fixture
 def ledger_app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "LEDGER_DATABASE_URL": f"sqlite:///{tmp_path / 'l.db'}"})
-    yield app
-    store = app.extensions.get("agari.ledger")
-    if store is not None:
-        store.dispose()
+    yield from fx.ledger_app(f"sqlite:///{tmp_path / 'l.db'}")
 
 
 @pytest.fixture
