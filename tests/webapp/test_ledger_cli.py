@@ -62,8 +62,10 @@ def test_create_show_export(db: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["table", "--database", db, "export", tid, "--format", "log"]) == 0
     log = capsys.readouterr().out.splitlines()
     assert log[0] == "# Final · m-league · Ayumi / Bao / Chloé / Dmitri"
-    assert log[1].split()[:2] == ["1", "E1-0"]
-    assert log[2].strip() == "E collects 1000 in riichi sticks"  # the replay's note
+    assert log[1].split()[:3] == ["#", "hand", "result"]  # which column is whose
+    assert log[1].split()[3:7] == ["E", "S", "W", "N"]
+    assert log[2].split()[:2] == ["1", "E1-0"]
+    assert log[3].strip() == "E collects 1000 in riichi sticks"  # the replay's note
     third = next(line for line in log if line.split()[:2] == ["3", "E2-2"])
     assert third.split("|")[1].split() == ["34300", "12300", "24300", "29100"]
 

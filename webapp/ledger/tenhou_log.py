@@ -127,6 +127,10 @@ def tenhou_log(table: TableRecord, board: dict[str, Any]) -> dict[str, Any]:
 def text_log(table: TableRecord, board: dict[str, Any]) -> str:
     names = [table.players[s] for s in SEATS]
     lines = [f"# {table.title or table.id} · {table.ruleset} · " + " / ".join(names)]
+    # Which column is whose: the changes, then the scores after, each in seat order E S W N.
+    seats = "  ".join(f"{s:>6}" for s in SEATS)
+    after_head = " ".join(f"{s:>6}" for s in SEATS)
+    lines.append(f"{'#':>3}  {'hand':<5} {'result':<44} {seats}  | {after_head}")
     for h in board.get("hands", []):
         deltas = "  ".join(f"{h['deltas'][s]:+6d}" if h["deltas"][s] else "      " for s in SEATS)
         after = " ".join(f"{h['scores_after'][s]:6d}" for s in SEATS)
