@@ -62,9 +62,12 @@
 
   // ---------------------------------------------------------------- views
   function show(view) {
+    const moved = app.dataset.view !== view;
     $("#home").hidden = view !== "home";
     $("#result").hidden = view !== "result";
     app.dataset.view = view;
+    // The section that had the focus is hidden now: the new view's heading takes it.
+    if (moved && view === "result") $("#result-heading").focus({preventScroll: true});
   }
 
   // ---------------------------------------------------------------- photo
@@ -631,6 +634,7 @@
       const mini = $("#score-mini");  // no score to show: not the last one, nor its error
       mini.classList.remove("bad");
       mini.textContent = t("need_win_tile");
+      $("#score-status").textContent = mini.textContent;
       state.score = null;
       app.dataset.scoreSeq = String(seq);
       return;
@@ -888,6 +892,7 @@
     mini.classList.toggle("bad", !!data.error);
     mini.textContent = data.error ? "⚠ " + errorText(data.error)
       : data.points + " " + t("points_short") + " · " + valueLine(data);
+    $("#score-status").textContent = mini.textContent;
   }
 
   function renderScore(data, req) {
