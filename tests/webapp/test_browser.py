@@ -343,6 +343,12 @@ def test_phone_palette_fits_and_a_language_switch_keeps_the_hand(
     page.wait_for_selector("#points", timeout=WAIT_MS)
     page.fill("#honba", "2")
     page.wait_for_function("() => document.querySelector('#score-mini').textContent.includes('·')")
+    # Tiles have spoken names, and a screen reader hears the short score line.
+    labels = page.eval_on_selector_all(
+        "#zone-closed .tile:not(.add)", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert "6 man" in labels and "red 5 sou" in labels, labels
+    assert page.inner_text("#score-status") == page.inner_text("#score-mini")
 
     page.locator("#zone-closed .tile:not(.add)").nth(0).click()
     page.wait_for_timeout(400)  # the tile scrolls into view above the sheet

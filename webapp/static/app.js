@@ -349,7 +349,7 @@
     const warn = state.tileWarnings[selKey(sel)];
     const btn = h("button", {type: "button", class: "tile" + (isSel ? " selected" : "") + (warn ? " warn" : ""),
       "data-tile": code, "data-zone": sel.zone, "data-index": sel.index, "aria-pressed": isSel ? "true" : "false",
-      "aria-label": code, title: warn ? warn.map(warningText).join("\n") : code, onclick: () => select(sel)},
+      "aria-label": T.name(code), title: warn ? warn.map(warningText).join("\n") : code, onclick: () => select(sel)},
       T.svg(code, opts));
     if (!warn) return btn;
     const short = [...new Set(warn.map(warningShort))].join("; ");
@@ -495,7 +495,7 @@
     const tiles = T.all();
     if (sel.zone === "meld") tiles.push("x");
     $("#palette-tiles").replaceChildren(...tiles.map((c) => h("button", {type: "button", class: "tile pal" + (c === cur ? " current" : ""),
-      "data-tile": c, "aria-label": c, title: c, onclick: () => onPalette(c)}, T.svg(c))));
+      "data-tile": c, "aria-label": T.name(c), title: c, onclick: () => onPalette(c)}, T.svg(c))));
   }
 
   // Next to the palette, the photo's own crop of the selected tile (what the camera saw),

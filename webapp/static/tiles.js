@@ -151,5 +151,20 @@
     return out;
   }
 
-  window.AgariTiles = {svg: svg, parse: parse, pack: pack, all: all, sortKey: sortKey, isTile: (t) => TILE_RE.test(t)};
+  // A tile's spoken name ("6 man", "red 5 sou", "East wind", "face-down tile") in the
+  // page's language, for screen readers and voice control: a code like "0s" reads badly.
+  const NAMES = {m: "man", p: "pin", s: "sou", honors: ["East wind", "South wind", "West wind",
+    "North wind", "white dragon", "green dragon", "red dragon"], red: "red", back: "face-down tile"};
+  function name(code) {
+    const ui = (window.AgariI18n && window.AgariI18n.table.ui) || {};
+    const word = (key, fallback) => ui[key] || fallback;
+    const c = String(code).replace("'", "");
+    if (c === "x") return word("tile_back", NAMES.back);
+    const n = c[0], suit = c[1];
+    if (suit === "z") return word("tile_honor_" + n, NAMES.honors[Number(n) - 1] || c);
+    const suitName = word("tile_suit_" + suit, NAMES[suit] || suit);
+    return n === "0" ? word("tile_red", NAMES.red) + " 5 " + suitName : n + " " + suitName;
+  }
+
+  window.AgariTiles = {svg: svg, parse: parse, pack: pack, all: all, sortKey: sortKey, name: name, isTile: (t) => TILE_RE.test(t)};
 })();
