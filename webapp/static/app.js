@@ -347,13 +347,16 @@
   function tileButton(code, sel, opts) {
     const isSel = state.selected && sameSel(state.selected, sel);
     const warn = state.tileWarnings[selKey(sel)];
+    // The warning shown under a tile is its description for a screen reader too.
+    const noteId = warn ? "warn-" + selKey(sel).replace(/[^a-z0-9-]/gi, "-") : null;
     const btn = h("button", {type: "button", class: "tile" + (isSel ? " selected" : "") + (warn ? " warn" : ""),
       "data-tile": code, "data-zone": sel.zone, "data-index": sel.index, "aria-pressed": isSel ? "true" : "false",
+      "aria-controls": "palette", "aria-expanded": isSel ? "true" : "false", "aria-describedby": noteId,
       "aria-label": T.name(code), title: warn ? warn.map(warningText).join("\n") : code, onclick: () => select(sel)},
       T.svg(code, opts));
     if (!warn) return btn;
     const short = [...new Set(warn.map(warningShort))].join("; ");
-    return h("span", {class: "tile-wrap"}, btn, h("span", {class: "tile-warning", text: "⚠ " + short}));
+    return h("span", {class: "tile-wrap"}, btn, h("span", {class: "tile-warning", id: noteId, text: "⚠ " + short}));
   }
 
   function addButton(sel, label) {
