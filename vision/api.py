@@ -25,7 +25,9 @@ def recognize(
     Raises :class:`~scoring.errors.ImageError` for bytes that are not a readable photo and
     :class:`~scoring.errors.ModelError` when the shipped model is missing or mismatched.
     """
-    from vision.grouping.request import check_context
+    import numpy as np
+
+    from vision.grouping.request import MAX_DETECTIONS, check_context
     from vision.image_io import is_monochrome
     from vision.recognition import CONF, detect_photo, detections_to_json, hires_photo
     from vision.recovery import mend
@@ -39,6 +41,11 @@ def recognize(
         for d in detections_to_json(dets[dets.confidence < CONF], photo)
     ]
     dets = dets[dets.confidence >= CONF]
+    if len(dets) > MAX_DETECTIONS:
+        # A group request holds at most this many boxes (a whole table shows 136 tiles):
+        # past it, the most confident, in their order in the photo.
+        keep = np.sort(np.argsort(-dets.confidence)[:MAX_DETECTIONS])
+        dets = dets[keep]
     found = detections_to_json(dets, photo)
     response: dict[str, Any] = {"width": photo.width, "height": photo.height, "detections": found}
     # The grouping step judges sideways tiles along each row, better than the photo-wide

@@ -146,3 +146,16 @@ def test_cli_recognize_json_and_errors(capsys: pytest.CaptureFixture[str], tmp_p
 def test_recognize_refuses_an_empty_image() -> None:
     with pytest.raises(ImageError, match="empty"):
         recognize(b"")
+
+
+def test_a_photo_with_more_boxes_than_a_group_request_holds_still_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """recognize keeps the most confident boxes up to the group request's cap instead of
+    failing with too_many_detections (no photo of the tuning seeds came near: 147 at most)."""
+    import vision.grouping.request as group_request
+
+    monkeypatch.setattr(group_request, "MAX_DETECTIONS", 12)
+    result = recognize(EXAMPLE.read_bytes())
+    kept = [d for d in result["detections"] if not d.get("recovered")]
+    assert 0 < len(kept) <= 12
