@@ -38,6 +38,7 @@ from flask import (
 
 from scoring.errors import AgariError, RequestError
 from webapp.api import json_body
+from webapp.limits import RecentEvents
 
 bp = Blueprint("overlay", __name__)
 
@@ -85,11 +86,10 @@ class OverlayHub:
         self._per_client = streams_per_client
         self._per_overlay = streams_per_overlay
         self._keep = keep_seconds
-        self._creates_per_client = creates_per_client
         self._streams = 0
         self._client_streams: dict[str, int] = {}
         self._overlay_streams: dict[str, int] = {}
-        self._creations: dict[str, list[float]] = {}
+        self._creations = RecentEvents(most=creates_per_client, window=keep_seconds)
 
     def _touch(self, overlay_id: str, overlay: _Overlay) -> None:
         overlay.used = time.monotonic()
@@ -103,8 +103,7 @@ class OverlayHub:
         token = secrets.token_urlsafe(24)
         now = time.monotonic()
         with self._lock:
-            recent = [t for t in self._creations.get(client, []) if now - t < self._keep]
-            if len(recent) >= self._creates_per_client:
+            if self._creations.full(client):
                 raise AgariError(
                     "too many overlays were created from here lately; use one you have",
                     code="too_many_overlays",
@@ -117,7 +116,7 @@ class OverlayHub:
                     )
                 del self._overlays[oldest_id]
             self._overlays[overlay_id] = _Overlay(_digest(token), used=now)
-            self._creations[client] = [*recent, now]
+            self._creations.add(client)  # counted once created, not when refused
         return overlay_id, token
 
     def _get(self, overlay_id: str) -> _Overlay:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
@@ -22,6 +21,7 @@ from webapp.ledger import repository as repo
 from webapp.ledger.db import LedgerStore
 from webapp.ledger.state import check_replays, public_view, scoreboard, win_from_score_request
 from webapp.ledger.tenhou_log import export_game
+from webapp.limits import RecentEvents
 
 bp = Blueprint("ledger", __name__)
 
@@ -128,41 +128,27 @@ def _table_response(table: repo.TableRecord, status: int = 200) -> Response:
     return resp
 
 
-class CreationLimit:
-    """At most ``per_hour`` new tables an hour from one address: anyone may create a table,
-    and a flood of them filled the public index and the database."""
-
-    def __init__(self, per_hour: int) -> None:
-        self._per_hour = per_hour
-        self._lock = threading.Lock()
-        self._seen: dict[str, list[float]] = {}
-
-    def check(self, client: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            recent = [t for t in self._seen.get(client, []) if now - t < 3600]
-            if len(recent) >= self._per_hour:
-                exc = RequestError(
-                    "too many tables were created from here in the last hour",
-                    code="too_many_tables",
-                )
-                exc.http_status = 429
-                raise exc
-            self._seen[client] = [*recent, now]
-
-
-def _creations() -> CreationLimit:
+def _creations() -> RecentEvents:
+    """This app's count of new tables by address (anyone may create a table, and a flood of
+    them filled the public index and the database), made on first use like the store."""
     ext = current_app.extensions
     with _STORE_LOCK:
         limit = ext.get("agari.ledger_creations")
         if limit is None:
-            limit = CreationLimit(int(current_app.config["LEDGER_CREATES_PER_HOUR"]))
+            limit = RecentEvents(
+                most=int(current_app.config["LEDGER_CREATES_PER_HOUR"]), window=3600
+            )
             ext["agari.ledger_creations"] = limit
     return limit  # type: ignore[no-any-return]
 
 
 def create_from(body: dict[str, Any]) -> tuple[repo.TableRecord, str]:
-    _creations().check(request.remote_addr or "")
+    if not _creations().take(request.remote_addr or ""):
+        exc = RequestError(
+            "too many tables were created from here in the last hour", code="too_many_tables"
+        )
+        exc.http_status = 429
+        raise exc
     unknown = set(body) - CREATE_FIELDS
     if unknown:
         raise RequestError(f"unknown fields {sorted(unknown)}", code="unknown_field")
