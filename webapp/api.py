@@ -25,16 +25,18 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 MAX_JSON_BYTES = 512 * 1024
 
 
-def json_body() -> dict[str, Any]:
-    """The request body as a JSON object, whatever the declared content type.
+def refuse_body_over(max_bytes: int) -> None:
+    """``too_large`` (413) for a body declared over ``max_bytes``, before any of it is read:
+    the app's own cap (25 MB) is for photos, and a JSON request of megabytes only costs
+    parsing time (a list of millions of indicators)."""
+    if (request.content_length or 0) > max_bytes:
+        raise RequestError(f"the body is over {max_bytes} bytes", code="too_large")
 
-    At most :data:`MAX_JSON_BYTES`: the app's own cap (25 MB) is for photos; a JSON
-    request of megabytes only costs parsing time (a list of millions of indicators).
-    """
-    if (request.content_length or 0) > MAX_JSON_BYTES:
-        exc = RequestError(f"the body is over {MAX_JSON_BYTES} bytes", code="too_large")
-        exc.http_status = 413
-        raise exc
+
+def json_body(max_bytes: int = MAX_JSON_BYTES) -> dict[str, Any]:
+    """The request body (at most ``max_bytes``) as a JSON object, whatever the declared
+    content type."""
+    refuse_body_over(max_bytes)
     body = parse_json(request.get_data(cache=True), what="the body")
     if not isinstance(body, dict):
         raise RequestError(

@@ -214,10 +214,7 @@ def create() -> Any:
 
 @bp.post("/api/v1/overlays/<overlay_id>/publish")
 def publish(overlay_id: str) -> Any:
-    if (request.content_length or 0) > current_app.config["OVERLAY_MAX_PAYLOAD"]:
-        limit = current_app.config["OVERLAY_MAX_PAYLOAD"] // 1024
-        raise AgariError(f"an overlay card is at most {limit} KB", code="too_large")
-    body = json_body()
+    body = json_body(max_bytes=int(current_app.config["OVERLAY_MAX_PAYLOAD"]))  # a card
     unknown = set(body) - PUBLISH_FIELDS
     if unknown:
         raise RequestError(f"unknown fields {sorted(unknown)}", code="unknown_field")

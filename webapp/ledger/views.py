@@ -16,6 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from scoring.errors import AgariError, RequestError, parse_json
 from scoring.ruleset import resolve_ruleset
+from webapp.api import refuse_body_over
 from webapp.errors import status_of
 from webapp.ledger import repository as repo
 from webapp.ledger.db import LedgerStore
@@ -80,10 +81,7 @@ MAX_ENTRY_BYTES = 64 * 1024
 
 
 def _json_object() -> dict[str, Any]:
-    if (request.content_length or 0) > MAX_ENTRY_BYTES:
-        exc = RequestError(f"the body is over {MAX_ENTRY_BYTES} bytes", code="too_large")
-        exc.http_status = 413
-        raise exc
+    refuse_body_over(MAX_ENTRY_BYTES)
     body = parse_json(request.get_data(cache=True) or b"null", what="the body")
     if not isinstance(body, dict):
         raise RequestError("the body must be a JSON object", code="bad_request")
