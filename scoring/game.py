@@ -406,17 +406,16 @@ def _win(
             raise _illegal(number, label, f"{seat} made a false call: a dead hand cannot win")
     limit = {"head_bump": 1, "double": 2, "triple": 3}[rs.multi_ron]
     if len(wins) > limit:
-        triple_abortive = len(wins) >= 3 and "triple_ron" in g.abortive_draws
-        why = {
-            1: "only the first winner in turn order from the discarder wins (head bump)",
-            2: "",
-            3: "",
-        }[limit]
-        if triple_abortive:  # under head bump too (jpml-a, jpml-b: a triple ron is a re-deal)
+        if len(wins) >= 3 and "triple_ron" in g.abortive_draws:
+            # Under head bump too (jpml-a, jpml-b: a triple ron is a re-deal).
             why = (
                 "a triple ron is an abortive draw: record it as {'result': 'abortive', "
                 "'kind': 'triple_ron'}"
             )
+        elif limit == 1:
+            why = "only the first winner in turn order from the discarder wins (head bump)"
+        else:
+            why = ""
         raise _illegal(
             number,
             label,

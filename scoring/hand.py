@@ -155,11 +155,12 @@ class Hand:
     def parse(cls, text: str) -> Hand:
         from scoring.notation import parse_tiles
 
-        m = HAND_RE.match(_tidy(text))
+        tidy = _tidy(text)
+        m = HAND_RE.match(tidy)
         if not m:
             raise NotationError(
                 f"not a hand: {text[:200]!r} (expected e.g. '234m406p78s11z+9s pon:555z@left': "
-                f"{_what_is_wrong(_tidy(text))})",
+                f"{_what_is_wrong(tidy)})",
                 code="bad_notation",
             )
         melds = tuple(

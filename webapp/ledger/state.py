@@ -232,11 +232,10 @@ def scoreboard_text(table: TableRecord) -> str:
     # E S W N are the starting seats; a referee needs the wind each player sits at now (a
     # full score request names the winner by it), so it is written out beside the name.
     winds = board.get("seat_winds") or {}
-    names = {"E": "East", "S": "South", "W": "West", "N": "North"}
     playing = not board["finished"]
     rows = [
         f"  {s} {table.players[s]:<20} {board['scores'][s]:>7}"
-        + (f"  sits {names.get(winds[s], winds[s])}" if s in winds and playing else "")
+        + (f"  sits {ROUND_NAMES.get(winds[s], winds[s])}" if s in winds and playing else "")
         + (" (dealer)" if s == board["dealer"] and playing else "")
         for s in SEATS
     ]

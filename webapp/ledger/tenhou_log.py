@@ -34,10 +34,9 @@ def _round_index(round_code: str) -> int:
     return WINDS.index(round_code[0]) * 4 + int(round_code[1:]) - 1
 
 
-def _result(entry: dict[str, Any], hand: dict[str, Any], ruleset: Any) -> list[Any]:
+def _result(entry: dict[str, Any], hand: dict[str, Any], ruleset: Any, stick: int) -> list[Any]:
     # Tenhou's result changes leave out the hand's riichi declarations (their sticks leave
     # the scores when declared); ours count them: each declarer's stick is given back here.
-    stick = resolve_ruleset(ruleset).riichi_stick_value
     declared = set(entry.get("riichi") or [])
     deltas = [hand["deltas"][s] + (stick if s in declared else 0) for s in SEATS]
     kind = entry.get("result")
@@ -92,17 +91,20 @@ def _points_text(
     return f"{announce}点" if announce else ""
 
 
-def _tenhou_hand(entry: dict[str, Any], hand: dict[str, Any], ruleset: Any) -> list[Any]:
+def _tenhou_hand(
+    entry: dict[str, Any], hand: dict[str, Any], ruleset: Any, stick: int
+) -> list[Any]:
     empty: list[list[Any]] = [[] for _ in range(14)]  # dora, ura, 4 x (hand, draws, discards)
     return [
         [_round_index(hand["round"]), hand["honba"], hand["riichi_sticks"]],
         [hand["scores_before"][s] for s in SEATS],
         *empty,
-        _result(entry, hand, ruleset),
+        _result(entry, hand, ruleset, stick),
     ]
 
 
 def tenhou_log(table: TableRecord, board: dict[str, Any]) -> dict[str, Any]:
+    stick = resolve_ruleset(table.ruleset).riichi_stick_value  # once, not for every hand
     sc: list[Any] = []
     final = {row["seat"]: row for row in board.get("standings") or []}
     for s in SEATS:
@@ -117,7 +119,7 @@ def tenhou_log(table: TableRecord, board: dict[str, Any]) -> dict[str, Any]:
             "disp": table.ruleset if isinstance(table.ruleset, str) else table.ruleset["base"]
         },
         "log": [
-            _tenhou_hand(e.data, h, table.ruleset)
+            _tenhou_hand(e.data, h, table.ruleset, stick)
             for e, h in zip(table.entries, board["hands"], strict=True)
         ],
         "sc": sc,
