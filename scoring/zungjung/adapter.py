@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoring.divide import is_kokushi
 from scoring.errors import InvalidHandError
 from scoring.ruleset import Ruleset
 from scoring.tiles import NUM_KINDS, kind_name, wind_kind
@@ -121,7 +120,7 @@ def hand_from_request(req: ScoreRequest) -> Hand:
     )
 
 
-def _warnings(req: ScoreRequest) -> list[dict[str, str]]:
+def _warnings(req: ScoreRequest, best: Outcome) -> list[dict[str, str]]:
     """``{"code", "message"}`` objects, as the riichi scorer's: ``assumed`` for what the
     request left out, ``ignored`` for riichi-only inputs Zung Jung has no use for."""
     out = [{"code": "assumed", "message": w} for w in req.warnings]
@@ -135,7 +134,8 @@ def _warnings(req: ScoreRequest) -> list[dict[str, str]]:
     if any(t.red for t in req.all_tiles):
         ignored.append("red fives score as plain fives in Zung Jung")
     out += [{"code": "ignored", "message": w} for w in ignored]
-    if "chankan" in req.flags and not req.ruleset.chankan_ankan_kokushi and _kokushi(req):
+    kokushi = best.reading.shape == "thirteen_terminals"
+    if "chankan" in req.flags and not req.ruleset.chankan_ankan_kokushi and kokushi:
         # As the riichi scorer says it (scoring.scorer): the request cannot say which kan.
         out.append(
             {
@@ -146,14 +146,6 @@ def _warnings(req: ScoreRequest) -> list[dict[str, str]]:
             }
         )
     return out
-
-
-def _kokushi(req: ScoreRequest) -> bool:
-    """Whether the concealed tiles and the winning tile are thirteen terminals."""
-    counts = [0] * NUM_KINDS
-    for t in (*req.closed, *((req.win_tile,) if req.win_tile is not None else ())):
-        counts[t.kind] += 1
-    return not req.melds and is_kokushi(tuple(counts))
 
 
 def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, Any]]:
@@ -242,7 +234,7 @@ def score_request(req: ScoreRequest, ruleset: Ruleset) -> dict[str, Any]:
     """
     hand = hand_from_request(req)
     result = score_hand(hand, ruleset, winner=req.seat_wind, discarder=req.discarder)
-    return response(result, _warnings(req))
+    return response(result, _warnings(req, result.evaluation.best))
 
 
 def settle_request(sreq: SettleRequest) -> dict[str, Any]:
