@@ -10,5 +10,9 @@ window.AgariI18n = (() => {
     for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
     return s;
   }
-  return {table, t};
+  // The page's own words for an error code (a ledger page's own first), or null.
+  function errorName(code) {
+    return (table.ui && table.ui["ledger_err_" + code]) || (table.errors && table.errors[code]) || null;
+  }
+  return {table, t, errorName};
 })();

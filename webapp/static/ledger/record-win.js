@@ -13,7 +13,7 @@
   const status = document.getElementById("ledger-record-status");
   let latest = null;
   // The page's language (webapp/static/i18n.js, loaded by base.html).
-  const {table: I18N, t} = window.AgariI18n;
+  const {t, errorName} = window.AgariI18n;
 
   const load = (key) => { try { return localStorage.getItem(key) || ""; } catch (e) { return ""; } };
   const save = (key, value) => { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } };
@@ -46,7 +46,7 @@
     });
     const data = await resp.json();
     if (!resp.ok) {
-      const own = (I18N.ui && I18N.ui["ledger_err_" + data.error.code]) || (I18N.errors && I18N.errors[data.error.code]);
+      const own = errorName(data.error.code);
       status.textContent = (own ? own + " — " : "") + data.error.message + " (" + data.error.code + ")";
       return;
     }

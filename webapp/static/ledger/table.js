@@ -15,11 +15,11 @@
   const revision = root.dataset.revision;
 
   // The page's language (webapp/static/i18n.js, loaded by base.html).
-  const {table: I18N, t} = window.AgariI18n;
+  const {t, errorName} = window.AgariI18n;
   // A refusal: the page's own words for its code where it has them, the server's sentence
   // and code below as the detail.
   function showError(err) {
-    const own = (I18N.ui && I18N.ui["ledger_err_" + err.code]) || (I18N.errors && I18N.errors[err.code]);
+    const own = errorName(err.code);
     const detail = (err.message || "") + " (" + err.code + ")";
     message.replaceChildren();
     message.classList.add("error");
