@@ -273,11 +273,38 @@ def _split_into_lines(
                 0 < ups <= settings.MAX_INDICATORS < len(line) and walled
             ):
                 out.append((line, True))
+                continue
+            # ... save when all five are turned (four kans): they fill the wall from its third
+            # stack to its last, after two face-down stacks (tiles beyond those: discards).
+            wall = _five_to_the_end(line, face_down) if settings.RUN_LINES_FIVE_AT_END else None
+            if wall is not None:
+                out.append((wall, True))
+                rest.extend(k for k in line if k not in wall)
             else:
                 rest.extend(line)
         if rest:
             out.append((rest, False))
     return out
+
+
+def _five_to_the_end(line: Sequence[int], face_down: Sequence[bool]) -> list[int] | None:
+    """The dead wall in a line (sorted along) that ends in five face-up tiles after two
+    face-down ones (every indicator of four kans turned, from the wall's third stack to its
+    last), either way round; None when the line does not.
+
+    >>> _five_to_the_end([9, 0, 1, 2, 3, 4, 5, 6], [1, 1, 0, 0, 0, 0, 0, 0, 0, 0])
+    [0, 1, 2, 3, 4, 5, 6]
+    >>> _five_to_the_end([0, 1, 2, 3, 4, 5, 6], [0, 0, 0, 0, 0, 1, 1])
+    [0, 1, 2, 3, 4, 5, 6]
+    >>> _five_to_the_end([0, 1, 2, 3, 4, 5], [1, 0, 0, 0, 0, 0]) is None  # one stack only
+    True
+    """
+    n = settings.MAX_INDICATORS + 2
+    for part in (line[-n:], line[:n][::-1]):
+        down = [bool(face_down[k]) for k in part]
+        if len(part) == n and down == [True, True] + [False] * (n - 2):
+            return sorted(part, key=line.index)
+    return None
 
 
 def _wall_ends_apart(

@@ -322,6 +322,12 @@ RUN_LINES_DEAD_WALL = True
 #: any dead wall's line.
 RUN_LINES_WALLED = True
 
+#: ... or holds all five indicators after two face-down stacks, running to the line's other
+#: end (:func:`~vision.grouping.indicators._five_to_the_end`): a dead wall's seven stacks
+#: from the third to the last. Study seeds 1001-1010 (true boxes) +1 -0 (4649 of 4753), no
+#: silent one; check seeds 770013-16 the same (1873 of 1918).
+RUN_LINES_FIVE_AT_END = True
+
 #: Dora read on such a line are named ``possible_indicators``: from so low, discards lying by
 #: a wall make the same line. False: no warning.
 BLOCK_DORA_DOUBTED = True
