@@ -198,7 +198,11 @@ def replay(
             )
         outcome = _play_hand(ruleset, state, hand, number, scheduled, spec)
         in_extension = state.round_index >= scheduled
-        all_last = state.round_index == scheduled - 1 and state.dealer_index == 3
+        # The last hand of the game: the last scheduled one, or the last of the extension
+        # (tenpane's South sudden death has no West after it, seed 004 line 13: its South 4
+        # is the all-last hand whose dealer may stop, line 14).
+        final = in_extension and state.round_index == last_round and state.dealer_index == 3
+        all_last = (state.round_index == scheduled - 1 and state.dealer_index == 3) or final
         stop_requested = bool(hand.get("stop", False))
         if stop_requested and (not all_last or outcome.chombo):
             raise _illegal(number, state.label, "'stop' is only for the dealer of the last hand")
@@ -216,9 +220,13 @@ def replay(
         elif (
             all_last
             and not outcome.chombo
-            and _all_last_stops(ruleset, state, outcome, stop_requested, number)
+            and _all_last_stops(ruleset, state, outcome, stop_requested, number, final=final)
         ):
-            if g.extension == "sudden_death" and max(state.scores.values()) < g.extension_target:
+            if (
+                not final
+                and g.extension == "sudden_death"
+                and max(state.scores.values()) < g.extension_target
+            ):
                 # Nobody reached the target: the next wind is played as sudden death.
                 _advance(ruleset, state, outcome)
                 state.round_index, state.dealer_index = scheduled, 0
@@ -542,7 +550,8 @@ def _points_deltas(
         if not (_is_int(points) and points > 0):
             raise _illegal(number, label, f"a ron's points must be a positive integer: {points!r}")
         _points_in_range([points], "a ron's points", number, label, 1)
-        _plausible([points], 1000, "a ron", number, label)
+        # 1 han 30 fu: 1000 from a non-dealer's ron, 1500 from a dealer's.
+        _plausible([points], 1500 if dealer_win else 1000, "a ron", number, label)
         pay = points + rs.honba_value * honba
         d[discarder] -= pay
         d[winner] += pay
@@ -593,7 +602,8 @@ def _points_deltas(
 
 def _plausible(values: list[int], least: int, what: str, number: int, label: str) -> None:
     """Riichi payments are whole hundreds, and no win pays less than 1 han 30 fu: 1000 for
-    a non-dealer's ron, 300 / 500 for a tsumo's shares (a typed 3950 or 100 was stored)."""
+    a non-dealer's ron (1500 for a dealer's), 300 / 500 for a tsumo's shares (a typed 3950
+    or 100 was stored)."""
     for v in values:
         if v % 100 or v < least:
             raise _illegal(
@@ -851,9 +861,16 @@ def _dealer_may_end(
 
 
 def _all_last_stops(
-    rs: Ruleset, state: _State, out: _Outcome, stop_requested: bool, number: int
+    rs: Ruleset,
+    state: _State,
+    out: _Outcome,
+    stop_requested: bool,
+    number: int,
+    *,
+    final: bool = False,
 ) -> bool:
-    """After the last scheduled hand: does the game end (the deal passing always ends it)?"""
+    """After the last scheduled hand (``final``: the extension's last hand, none after it):
+    does the game end (the deal passing always ends it)?"""
     g = rs.game
     if not out.dealer_keeps:
         if stop_requested:
@@ -862,7 +879,7 @@ def _all_last_stops(
     # The automatic stop ends the game; where a sudden-death extension would follow (nobody
     # has the target yet), the game cannot end here, so the leading dealer plays on.
     top = _is_top(state, state.dealer) and (
-        g.extension == "none" or state.scores[state.dealer] >= g.extension_target
+        final or g.extension == "none" or state.scores[state.dealer] >= g.extension_target
     )
     if out.dealer_won:
         return _dealer_may_end(

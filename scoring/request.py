@@ -12,8 +12,9 @@ exists is therefore a physically possible 14-tile hand; riichi-specific contradi
 
 Nagashi mangan is not a hand shape: send ``"flags": ["nagashi_mangan"]`` with ``win``
 ``"tsumo"`` (the default then); ``closed`` and ``win_tile`` may then be omitted, and the
-result is paid as a mangan tsumo, with ``honba`` and ``riichi_sticks`` as given (send 0
-where the ruleset treats nagashi mangan as a draw that pays neither, as Tenhou does).
+result is paid as a mangan tsumo, with ``honba`` and ``riichi_sticks`` as given, save where
+the ruleset settles nagashi mangan as a draw (``game.nagashi_settlement``, as Tenhou does):
+they then stay on the table and a ``nagashi_as_draw`` warning says so.
 """
 
 from __future__ import annotations

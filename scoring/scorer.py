@@ -223,13 +223,25 @@ def _nagashi(req: ScoreRequest, ctx: WinContext, warnings: Warnings) -> ScoreRes
         )
     if not req.is_tsumo:
         raise InvalidHandError("nagashi mangan is paid like a tsumo", code="nagashi_on_ron")
+    honba, sticks = req.honba, req.riichi_sticks
+    if rs.game.nagashi_settlement == "draw" and (honba or sticks):
+        # Settled as a draw (Tenhou): the counters and sticks stay on the table, as the game
+        # replay leaves them (scoring.game), rather than going to the nagashi player.
+        honba, sticks = 0, 0
+        warnings.append(
+            (
+                "nagashi_as_draw",
+                f"nagashi mangan settles as a draw under {rs.id!r}: the honba and riichi "
+                f"sticks stay on the table ({rs.source_of('game.nagashi_settlement')})",
+            )
+        )
     pay = payout(
         LIMIT_BASE["mangan"],
         winner=req.seat_wind,
         tsumo=True,
         discarder=None,
-        honba=req.honba,
-        riichi_sticks=req.riichi_sticks,
+        honba=honba,
+        riichi_sticks=sticks,
         rs=rs,
     )
     return ScoreResult(

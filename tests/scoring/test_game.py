@@ -209,7 +209,23 @@ def test_tenpane_dealer_may_stop_when_tenpai() -> None:
 
 def test_tenpane_leading_dealer_win_stops_automatically() -> None:
     start = [ron("N", "W", 8000), *noten_draws(2)]  # N 33000 leads
-    assert play("tenpane", [*start, ron("N", "W", 1000)])["ended"] == "stopped"
+    assert play("tenpane", [*start, ron("N", "W", 1500)])["ended"] == "stopped"
+
+
+def test_tenpane_south_four_of_sudden_death_is_the_last_hand() -> None:
+    # Seed 004 line 13: below 30,100 after East 4, South is sudden death and there is no
+    # West, so South 4 is the last hand; line 14: its dealer may stop after a win or tenpai,
+    # and a leading dealer's win stops the game. Seven noten draws lead to South 4 (N deals).
+    start = noten_draws(7)
+    stopped = play("tenpane", [*start, {**ron("N", "E", 2000), "stop": True}])
+    assert stopped["hands"][-1]["round"] == "S4"
+    assert stopped["ended"] == "stopped"
+    tenpai = play("tenpane", [*start, {"result": "draw", "tenpai": ["N"], "stop": True}])
+    assert tenpai["ended"] == "stopped"
+    # Not leading after the win (S has 28900 against N's 26500): no automatic stop.
+    lead_s = [ron("S", "E", 3900), *noten_draws(6)]
+    game = play("tenpane", [*lead_s, ron("N", "W", 1500)])
+    assert (game["hands"][-1]["round"], game["ended"], game["next"]) == ("S4", "unfinished", "S4-7")
 
 
 # --- dealer repeat, honba, sticks, noten payments -----------------------------------------------
@@ -642,10 +658,18 @@ def test_a_note_is_a_short_line_of_text(note: Any) -> None:
     [
         ({"winner": "S", "points": [1300, 700]}, "dealer's share 1 to 2 times"),
         ({"winner": "S", "from": "W", "points": 3950}, "whole hundreds"),
-        ({"winner": "E", "from": "N", "points": 100}, "at least 1000"),
+        ({"winner": "S", "from": "N", "points": 900}, "at least 1000"),
+        # the dealer's least ron is 1 han 30 fu, 1500 (a dealer's 1000 was stored)
+        ({"winner": "E", "from": "N", "points": 1000}, "at least 1500"),
         ({"winner": "E", "points": 200}, "at least 500"),
     ],
-    ids=["tsumo_shares_swapped", "odd_hundreds", "ron_below_any_win", "dealer_tsumo_too_low"],
+    ids=[
+        "tsumo_shares_swapped",
+        "odd_hundreds",
+        "ron_below_any_win",
+        "dealer_ron_below_any_win",
+        "dealer_tsumo_too_low",
+    ],
 )
 def test_typed_points_no_riichi_win_pays_are_refused(win: dict[str, Any], why: str) -> None:
     # Each was stored by the ledger (201) and shown as a result.

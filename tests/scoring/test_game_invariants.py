@@ -52,7 +52,7 @@ def random_hand(rng: random.Random, rs_id: str, dealer_hint: int) -> dict[str, A
             "result": "win",
             "winner": winner,
             "from": frm,
-            "points": rng.choice([1000, 2900, 3900, 7700, 12000, 18000]),
+            "points": rng.choice([1500, 2900, 3900, 7700, 12000, 18000]),
             "riichi": riichi,
         }
     dealer = SEATS[dealer_hint]

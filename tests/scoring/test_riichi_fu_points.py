@@ -525,6 +525,19 @@ def test_nagashi_mangan_paid_as_mangan_tsumo() -> None:
     assert res["announce"] == "2000-4000"
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "gain"), [("tenhou", 8000), ("mahjong-soul", 8000), ("tenpane", 9600)]
+)
+def test_nagashi_mangan_takes_honba_and_sticks_only_as_a_win(ruleset: str, gain: int) -> None:
+    # tenhou/mahjong-soul settle nagashi as a draw (game.nagashi_settlement): the counters
+    # and sticks stay on the table, as the game replay leaves them; tenpane's is a win
+    # (seed 004 line 33): 8000 + 2 honba + 1 stick.
+    req = {"ruleset": ruleset, "flags": ["nagashi_mangan"], "seat_wind": "S", "round_wind": "E"}
+    res = api.score({**req, "honba": 2, "riichi_sticks": 1})
+    assert res["deltas"]["S"] == gain
+    assert ("nagashi_as_draw" in [w["code"] for w in res["warnings"]]) == (gain == 8000)
+
+
 def test_pao_rinshan_after_open_kan_switch() -> None:
     # Rule (Ruleset.pao_rinshan_daiminkan): a rinshan win after an open kan is paid
     # entirely by the kan's discarder, as if they had dealt in. Hand: rinshan + chun with
