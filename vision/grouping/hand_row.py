@@ -98,7 +98,7 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
             ):
                 members.append(i)
                 added = True
-    return _unstack(members, centres, sizes)
+    return _unstack(members, centres, sizes, xyxy)
 
 
 def _reach_further(
@@ -137,7 +137,7 @@ def _reach_further(
                 out.append(i)
                 lo, hi = min(lo, p), max(hi, p)
                 added = True
-    out = _unstack(out, centres, sizes)
+    out = _unstack(out, centres, sizes, xyxy)
     if step:
         # Beyond the end by more than a stacked tile lies along its base (0.6: as attached),
         # and not unstacked: off the line by design.
@@ -156,7 +156,9 @@ def _reach_further(
     return out
 
 
-def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list[int]:
+def _unstack(
+    members: list[int], centres: np.ndarray, sizes: np.ndarray, xyxy: np.ndarray
+) -> list[int]:
     """Drop members lying over another member (a kakan's added tile can fall within the
     line's tolerance): of two centres closer along the line than half a tile, the one
     further off the line goes (it is then attached as a stacked tile). Half a tile of the
@@ -172,7 +174,12 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
         steps = np.diff(pos[order])
         size = sizes[members]
         rel_steps = steps / np.sqrt(size[order[:-1]] * size[order[1:]])
-        pitches = _pair_pitches(rel_steps)
+        # Each step's pair's box shape across the row over along it (a standing tile's face
+        # stands tall, a flat tile seen from low down is thin).
+        box = xyxy[members][order]
+        w, h = box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]
+        shape = (abs(d[1]) * w + abs(d[0]) * h) / np.maximum(abs(d[0]) * w + abs(d[1]) * h, 1e-6)
+        pitches = _pair_pitches(rel_steps, np.sqrt(shape[:-1] * shape[1:]))
         # ... or nearer than touching tiles and one clearly beyond the other across the
         # row: an added kan's tile on the far side of the one it was added to; or within two
         # thirds of a touching step (no tile lies beside another there) and a little off
@@ -197,7 +204,7 @@ def _unstack(members: list[int], centres: np.ndarray, sizes: np.ndarray) -> list
     return members
 
 
-def _pair_pitches(rel_steps: np.ndarray) -> np.ndarray:
+def _pair_pitches(rel_steps: np.ndarray, shapes: np.ndarray | None = None) -> np.ndarray:
     """Per step between row neighbours, the touching step it is measured against (centre
     steps in the pair's own size): the row's median step, or with :data:`STACK_LOCAL` the
     smaller of the median steps on either side (up to that many places; one side at the
@@ -215,12 +222,19 @@ def _pair_pitches(rel_steps: np.ndarray) -> np.ndarray:
     out = np.full(len(rel_steps), whole)
     if not reach:
         return out
+    like = settings.STACK_CAP_LIKE
     for j in range(len(rel_steps)):
         sides = [rel_steps[max(j - reach, 0) : j], rel_steps[j + 1 : j + 1 + reach]]
         medians = [float(np.median(side)) for side in sides if len(side)]
         # Never above the row's median: a few places may be mostly gaps (the winning
-        # tile's, the melds'), which would make touching neighbours look stacked.
-        out[j] = min([*medians, whole])
+        # tile's, the melds'), which would make touching neighbours look stacked. With
+        # ``shapes``, the median of the steps between tiles shaped like this pair: flat melds
+        # beside a standing hand step further, in their own size, than its standing tiles.
+        cap = whole
+        if like and shapes is not None:
+            same = np.abs(np.log(shapes / shapes[j])) < np.log(like)
+            cap = float(np.median(rel_steps[same]))
+        out[j] = min([*medians, cap])
     return out
 
 

@@ -429,6 +429,13 @@ STACK_NEAR = (0.65, 0.25)
 #: step (standing tiles' boxes are larger than flat ones' at the same pitch; 0: the row's).
 STACK_LOCAL = 3
 
+#: ... and the row's median step they are capped at counts only the steps between tiles whose
+#: boxes are shaped like the pair's (across the row over along it) within this factor: a
+#: standing hand's tiles and its flat melds (0: every step of the row). Study seeds
+#: 1001-1010 (true boxes) +2 -0 (added kans beside standing hands, read as open kans), 1011-16
+#: the same, no silent one; check seeds 770013-16 1873 -> 1876 of 1918.
+STACK_CAP_LIKE = 1.6
+
 #: A row short of tiles looks this many pitches beyond its ends for more on its line.
 FAR_REACH = 5.0
 
