@@ -191,18 +191,28 @@ def cmd_score(args: argparse.Namespace) -> int:
     return run_json_lines(score, lines, _Text())  # type: ignore[arg-type]
 
 
+def _document_or_lines(handler: Handler, what: str) -> int:
+    """Stdin as one JSON document (pretty-printed, as CONTRACT.md shows the settle and
+    standings requests) or as JSON Lines, one request a line; one response line each."""
+    text = sys.stdin.read()
+    request = _document(text, what=what)
+    if request is _LINES:
+        return run_json_lines(handler, text.splitlines(), sys.stdout)
+    return run_json_lines(handler, [json.dumps(request)], sys.stdout)
+
+
 def cmd_settle(args: argparse.Namespace) -> int:
-    """Settle requests (JSON Lines on stdin), one JSON response line each."""
+    """Settle requests (a JSON document or JSON Lines on stdin), one JSON response line each."""
     from scoring.api import settle
 
-    return run_json_lines(settle, sys.stdin, sys.stdout)
+    return _document_or_lines(settle, "the settle request")
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
     from scoring.api import standings
 
-    # JSON Lines in and out (CONTRACT.md); --json is the only form.
-    return run_json_lines(standings, sys.stdin, sys.stdout)
+    # JSON in, JSON Lines out (CONTRACT.md); --json is the only form.
+    return _document_or_lines(standings, "the standings request")
 
 
 def cmd_game(args: argparse.Namespace) -> int:

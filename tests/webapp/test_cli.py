@@ -154,7 +154,7 @@ def _run_stdin(
     return status, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
-@pytest.mark.parametrize("command", ["game", "group"])
+@pytest.mark.parametrize("command", ["game", "group", "settle", "standings"])
 def test_a_pretty_printed_document_with_a_slip_gets_one_error_naming_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
@@ -168,7 +168,7 @@ def test_a_pretty_printed_document_with_a_slip_gets_one_error_naming_it(
     assert "(line 6, column 1)" in lines[0]["error"]["message"]  # type: ignore[index]
 
 
-@pytest.mark.parametrize("command", ["game", "group"])
+@pytest.mark.parametrize("command", ["game", "group", "settle", "standings"])
 def test_an_empty_document_is_an_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
@@ -176,6 +176,29 @@ def test_an_empty_document_is_an_error(
     assert status == 2
     assert lines[0]["error"]["code"] == "bad_json"  # type: ignore[index]
     assert "empty" in lines[0]["error"]["message"]  # type: ignore[index]
+
+
+def test_settle_and_standings_take_the_contracts_pretty_printed_requests(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # CONTRACT.md's standings example spans two lines; each was read as a request of its
+    # own (two bad_json lines, exit 2). JSON Lines still get a line each.
+    text = (
+        '{"ruleset": "jpml-a", "final_scores": {"E": 41200, "S": 31000, "W": 21300, "N": 5500},\n'
+        ' "riichi_sticks_left": 1, "chombo": {"W": 1}}\n'
+    )
+    status, lines = _run_stdin(monkeypatch, capsys, ["standings", "--json"], text)
+    assert status == 0
+    assert lines[0]["standings"][0]["result"] == 19.2  # type: ignore[index]
+    win = {"closed": "23m456p678s22m678p", "win_tile": "4m", "win": "ron", "seat_wind": "S"}
+    settle = {"ruleset": "tenhou", "discarder": "W", "wins": [win]}
+    status, lines = _run_stdin(
+        monkeypatch, capsys, ["settle", "--json"], json.dumps(settle, indent=2)
+    )
+    assert status == 0 and lines[0]["outcome"] == "win"  # type: ignore[index]
+    two = json.dumps(settle) + "\n" + '{"wins": 1}\n'
+    status, lines = _run_stdin(monkeypatch, capsys, ["settle", "--json"], two)
+    assert status == 2 and len(lines) == 2 and "error" in lines[1]
 
 
 def test_json_lines_with_a_bad_first_line_still_answer_every_line(
