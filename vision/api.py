@@ -66,6 +66,18 @@ def recognize(
             "hand": None,
             "warnings": [{"code": "grouping_unavailable", "message": exc.message}],
         }
+    layout = grouped.get("layout")
+    if layout is not None:
+        # The hand's tiles carry the grouping's own sideways reading (judged along the row),
+        # not the photo-wide guess from each box: this response's detections, sent to
+        # ``group`` as CONTRACT.md allows, then read as the same hand.
+        sideways = set(layout["sideways"])
+        members = [*layout["concealed"], *(d for m in layout["melds"] for d in m)]
+        if layout["win"] is not None:
+            members.append(layout["win"])
+        found = [
+            {**d, "sideways": i in sideways} if i in members else d for i, d in enumerate(found)
+        ]
     response["detections"] = found
     response.update(grouped)
     response["zoomed"] = zoomed

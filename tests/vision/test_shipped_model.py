@@ -159,3 +159,18 @@ def test_a_photo_with_more_boxes_than_a_group_request_holds_still_reads(
     result = recognize(EXAMPLE.read_bytes())
     kept = [d for d in result["detections"] if not d.get("recovered")]
     assert 0 < len(kept) <= 12
+
+
+@pytest.mark.parametrize("photo", [PHOTO, EXAMPLE], ids=["fixture", "example"])
+def test_a_recognize_response_is_a_group_request(detector: OnnxDetector, photo: Path) -> None:
+    """CONTRACT.md: group takes detections "in the recognize form". The fixture's recovery
+    renames a tile, and the box carries ``was``: that was refused as an unknown field. Its
+    ``sideways`` flags were the photo-wide guess, not the grouping's: sent back, the chi
+    read as concealed tiles."""
+    from vision.api import group
+
+    out = recognize(photo.read_bytes(), detector=detector)
+    assert photo != PHOTO or any("was" in d for d in out["detections"])
+    again = group({k: out[k] for k in ("width", "height", "detections")})
+    assert again["hand"] == out["hand"]
+    assert again["hand_tiles"] == out["hand_tiles"]

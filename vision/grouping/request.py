@@ -22,7 +22,9 @@ MAX_REQUEST_CANDIDATES = 8
 
 _REQUEST_FIELDS = {"width", "height", "detections", "context"}
 
-_DETECTION_FIELDS = {"tile", "box", "confidence", "sideways", "candidates"}
+#: ... ``was``: the class the detector gave a box that the recovery step renamed (recognize
+#: writes it; a request copied from a recognize response carries it): taken, not used.
+_DETECTION_FIELDS = {"tile", "box", "confidence", "sideways", "candidates", "was"}
 
 #: A box may reach past the photo's edge (a tile cut by the frame, a detector that does not
 #: clip its boxes), but its centre lies in the photo, give or take this share of the side

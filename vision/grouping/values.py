@@ -193,6 +193,11 @@ class GroupingResult:
                 "melds": [list(m.dets) for m in best.melds],
                 "dora_indicators": list(best.dora),
                 "ura_indicators": list(best.ura),
+                # The hand's tiles read as lying sideways (an added kan's tile with the one
+                # it lies on): recognize writes them into its detections' ``sideways``.
+                "sideways": sorted(
+                    d for t in best.order if t.sideways for d in (t.det, t.stacked) if d is not None
+                ),
             }
         return out
 
