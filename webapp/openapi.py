@@ -92,10 +92,14 @@ SCHEMAS: dict[str, Any] = {
     "ScoreResponse": {
         "type": "object",
         "properties": {
-            # han and fu are null under a Zung Jung ruleset (wsom, zung-jung), which scores
-            # additive patterns instead: see "scoring" and yaku[].value.
-            "han": {"type": ["integer", "null"]},
-            "fu": {"type": ["integer", "null"]},
+            # han and fu are 0 under a Zung Jung ruleset (wsom, zung-jung), which scores
+            # additive patterns instead: see "scoring", "value" and yaku[].value.
+            "han": {"type": "integer"},
+            "fu": {"type": "integer"},
+            "value": {
+                "type": "integer",
+                "description": "Zung Jung: the hand value V (points is what is paid)",
+            },
             "scoring": {"type": "string", "enum": ["riichi", "zung_jung"]},
             "limit": {
                 "oneOf": [
@@ -122,8 +126,8 @@ SCHEMAS: dict[str, Any] = {
                     "properties": {
                         "id": {"type": "string"},
                         "han": {
-                            "type": ["integer", "null"],
-                            "description": "riichi rulesets; null under Zung Jung (patterns "
+                            "type": "integer",
+                            "description": "riichi rulesets; 0 under Zung Jung (patterns "
                             "have points: see value)",
                         },
                         "name": {"type": "string", "description": "Zung Jung patterns"},
@@ -140,7 +144,11 @@ SCHEMAS: dict[str, Any] = {
                     "properties": {"fu": {"type": "integer"}, "reason": {"type": "string"}},
                 },
             },
-            "points": {"type": "integer"},
+            "points": {
+                "type": "integer",
+                "description": "before honba and sticks: ron, what the discarder pays; "
+                "tsumo, the sum of all payments",
+            },
             "deltas": DELTAS,
             "alternatives": {"type": "array"},
             "warnings": {"type": "array"},

@@ -1,9 +1,12 @@
 """From a parsed score request to the Zung Jung scorer, and back to CONTRACT.md's response.
 
-The response keeps every key of the riichi response: ``han`` and ``fu`` are null (Zung Jung
-has neither), ``yakuman`` is 0, ``fu_details`` is empty, ``yaku`` lists the counted patterns
-(id, ``han`` null, name, value, Kwan's number; Value Honor once per set with its tile) and
-``points`` is the hand value V. Added fields: ``scoring`` ("zung_jung"), ``pattern_table``,
+The response keeps every key of the riichi response with its type: ``han`` and ``fu`` are 0
+(Zung Jung has neither; CONTRACT.md types them as numbers, so not null), ``yakuman`` is 0,
+``fu_details`` is empty, ``yaku`` lists the counted patterns (id, ``han`` 0, name, value,
+Kwan's number; Value Honor once per set with its tile) and ``points`` is what CONTRACT.md
+says: on a discard what the responsible player pays, on a self-draw the sum of all payments.
+Added fields: ``value`` (the hand value V, the figure a Zung Jung player announces; also on
+each alternative), ``scoring`` ("zung_jung"), ``pattern_table``,
 ``raw_points`` (the sum before the limits), ``reading`` (the sets scored), ``responsible``
 (who paid for the discard, after the same-turn rule; null for a self-draw) and ``announce``
 (the payments as said at the table). ``warnings`` and ``alternatives[].why`` follow the
@@ -149,20 +152,20 @@ def _warnings(req: ScoreRequest, best: Outcome) -> list[dict[str, str]]:
 
 
 def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, Any]]:
-    """The counted patterns as CONTRACT.md ``yaku`` items: ``id`` and ``han`` (null: a
-    pattern has points, not han; the contract's keys are kept, never dropped), plus
+    """The counted patterns as CONTRACT.md ``yaku`` items: ``id`` and ``han`` (0: a pattern
+    has points, not han; the contract's keys and types are kept, never dropped), plus
     ``name``, ``value`` (the pattern's points) and Kwan's ``number``."""
     out = []
     for s in patterns:
         if s.id == "chicken_hand":
             out.append(
-                {"id": s.id, "han": None, "name": "Chicken Hand", "value": s.value, "number": None}
+                {"id": s.id, "han": 0, "name": "Chicken Hand", "value": s.value, "number": None}
             )
             continue
         p = table.patterns[s.id]
         d: dict[str, Any] = {
             "id": s.id,
-            "han": None,
+            "han": 0,
             "name": p.name,
             "value": s.value,
             "number": p.number,
@@ -180,6 +183,7 @@ def _outcome_dict(o: Outcome, best: Outcome, table: Table) -> dict[str, Any]:
         why = f"worth the same {o.value}; the chosen reading ranks first"
     return {
         "points": o.value,
+        "value": o.value,
         "raw_points": o.raw,
         "limit": o.limit,
         "yaku": pattern_dicts(o.patterns, table),
@@ -203,14 +207,19 @@ def announce(deltas: dict[str, int], winner: str) -> str:
 def response(result: Result, warnings: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
     """The CONTRACT.md score response of a Zung Jung result."""
     best = result.evaluation.best
+    if result.responsible is None:
+        points = result.deltas[result.winner]  # a self-draw: the sum of all payments
+    else:
+        points = -result.deltas[result.responsible]  # what the discard's payer pays
     return {
-        "han": None,
-        "fu": None,
+        "han": 0,
+        "fu": 0,
         "limit": best.limit,
         "yakuman": 0,
         "yaku": pattern_dicts(best.patterns, result.table),
         "fu_details": [],
-        "points": best.value,
+        "points": points,
+        "value": best.value,
         "deltas": result.deltas,
         "alternatives": [
             _outcome_dict(o, best, result.table) for o in result.evaluation.alternatives

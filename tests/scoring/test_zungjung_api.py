@@ -32,42 +32,45 @@ def test_wsom_score_has_every_contract_key_and_patterns_in_yaku() -> None:
         )
     )
     assert set(out) >= CONTRACT_KEYS
-    assert out["han"] is None and out["fu"] is None and out["yakuman"] == 0
+    # CONTRACT.md types han and fu as numbers: 0 (Zung Jung has neither), never null.
+    assert out["han"] == 0 and out["fu"] == 0 and out["yakuman"] == 0
     assert out["fu_details"] == [] and out["limit"] is None
-    assert out["points"] == 85 and out["scoring"] == "zung_jung"
+    # "points": on a self-draw the sum of all payments; the hand value V is "value".
+    assert out["value"] == 85 and out["points"] == 255 and out["scoring"] == "zung_jung"
     assert out["deltas"] == {"E": -85, "S": 255, "W": -85, "N": -85}
     assert out["yaku"][0] == {
         "id": "mixed_one_suit",
-        "han": None,
+        "han": 0,
         "name": "Mixed One-Suit",
         "value": 40,
         "number": "2.1.1",
     }
     assert {
         "id": "value_honor",
-        "han": None,
+        "han": 0,
         "name": "Value Honor",
         "value": 10,
         "number": "3.1",
         "tile": "7z",
     } in out["yaku"]
-    # CONTRACT.md's yaku items are {"id", "han"}: kept, null (a pattern has points).
-    assert all(y["han"] is None for y in out["yaku"])
+    # CONTRACT.md's yaku items are {"id", "han"}: kept, 0 (a pattern has points).
+    assert all(y["han"] == 0 for y in out["yaku"])
 
 
 def test_wsom_discard_above_25_and_pattern_table_v1_03() -> None:
     # 22s..99s seven-pair tiles read as 456s 456s 789s 789s 22s: v1.03 Pure One-Suit 100
     # + 60 + 5 + 5 = 170; West dealt in: 3*170-50 = 460, the others 25.
     out = score(req(closed="22s44s55s66s77s88s9s", win_tile="9s", win="ron", discarder="W"))
-    assert out["pattern_table"] == "v1.03" and out["points"] == 170
+    assert out["pattern_table"] == "v1.03" and out["value"] == 170
     assert out["deltas"] == {"E": -25, "S": 510, "W": -460, "N": -25}
-    assert [a["points"] for a in out["alternatives"]] == [130]
+    assert out["points"] == 460  # CONTRACT.md: on a discard, what the discarder pays
+    assert [a["value"] for a in out["alternatives"]] == [130]
     assert out["responsible"] == "W"
 
 
 def test_zung_jung_ruleset_uses_v3_3_values() -> None:
     out = score(req(ruleset="zung-jung", closed="22s44s55s66s77s88s9s", win_tile="9s", win="tsumo"))
-    assert out["points"] == 150 and out["pattern_table"] == "v3.3"
+    assert out["value"] == 150 and out["pattern_table"] == "v3.3"
 
 
 CHICKEN = {
@@ -108,14 +111,14 @@ def test_robbing_a_kong_through_the_api() -> None:
         )
     )
     ids = [y["id"] for y in out["yaku"]]
-    assert "robbing_a_kong" in ids and out["points"] == 110
+    assert "robbing_a_kong" in ids and out["value"] == 110
     assert out["deltas"]["W"] == -(3 * 110 - 50)
 
 
 def test_listed_limit_reported_alone() -> None:
     out = score(req(closed="1112345678999m", win_tile="5m", win="ron", discarder="E"))
     assert out["limit"] == "listed_limit" and [y["id"] for y in out["yaku"]] == ["nine_gates"]
-    assert out["points"] == 480 and out["deltas"]["E"] == -1390
+    assert out["value"] == 480 and out["deltas"]["E"] == -1390 == -out["points"]
 
 
 @pytest.mark.parametrize(
@@ -204,7 +207,7 @@ def test_settle_under_wsom_pays_only_the_next_in_turn() -> None:
     )
     assert out["outcome"] == "head_bump"
     assert [r["seat"] for r in out["results"]] == ["S"]  # S is next after the discarder E
-    assert out["results"][0]["points"] == 75 and out["results"][0]["scoring"] == "zung_jung"
+    assert out["results"][0]["value"] == 75 and out["results"][0]["scoring"] == "zung_jung"
     assert out["deltas"] == {"E": -175, "S": 225, "W": -25, "N": -25}
 
 
@@ -223,5 +226,5 @@ def test_prevailing_wind_is_ignored_only_the_seat_wind_counts() -> None:
     }
     west = score(req(ruleset="zung-jung", **hand) | {"seat_wind": "W"})
     south = score(req(ruleset="zung-jung", **hand) | {"seat_wind": "S"})
-    assert [y["id"] for y in west["yaku"]] == ["chicken_hand"] and west["points"] == 1
-    assert [y["id"] for y in south["yaku"]] == ["value_honor"] and south["points"] == 10
+    assert [y["id"] for y in west["yaku"]] == ["chicken_hand"] and west["value"] == 1
+    assert [y["id"] for y in south["yaku"]] == ["value_honor"] and south["value"] == 10

@@ -877,6 +877,12 @@
     return data.yakuman ? t("yakuman_n", {n: data.yakuman}) : t("han_fu", {han: data.han, fu: data.fu});
   }
 
+  // The big figure: a riichi hand's points; a Zung Jung hand's value V, the figure its
+  // players announce ("points" there is what is paid, as CONTRACT.md defines it).
+  function shownPoints(data) {
+    return data.scoring === "zung_jung" && data.value !== undefined ? data.value : data.points;
+  }
+
   function yakuValue(data, y) {
     if (y.value !== undefined) return y.value + " " + t("points_short");
     return data.yakuman ? "" : t("han_n", {n: y.han});
@@ -894,7 +900,7 @@
     mini.hidden = false;
     mini.classList.toggle("bad", !!data.error);
     mini.textContent = data.error ? "⚠ " + errorText(data.error)
-      : data.points + " " + t("points_short") + " · " + valueLine(data);
+      : shownPoints(data) + " " + t("points_short") + " · " + valueLine(data);
     $("#score-status").textContent = mini.textContent;
   }
 
@@ -924,11 +930,11 @@
       a.reading || a.why ? h("span", {class: "small muted", text: [a.reading, a.why].filter(Boolean).join(" — ")}) : null));
     const warns = (data.warnings || []).map((w) => h("li", {class: "warning", text: "⚠ " + warningText(w)}));
     fill(body,
-      h("p", {class: "points", id: "points", "data-points": data.points, text: String(data.points)},
+      h("p", {class: "points", id: "points", "data-points": data.points, text: String(shownPoints(data))},
         h("span", {class: "unit", text: " " + t("points_short")})),
       h("p", {class: "headline", text: [valueLine(data), lim].filter(Boolean).join(" · ")}),
       h("p", {class: "phrase", id: "phrase", text: quoted(phrase(data, req))}),
-      data.announce && data.announce !== String(data.points) ? h("p", {class: "small muted", id: "announce", text: data.announce}) : null,
+      data.announce && data.announce !== String(shownPoints(data)) ? h("p", {class: "small muted", id: "announce", text: data.announce}) : null,
       data.reading ? h("p", {class: "small muted", id: "reading", text: data.reading}) : null,
       h("h3", {text: t("yaku")}), yaku,
       data.fu_details && data.fu_details.length ? h("h3", {text: t("fu_items")}) : null, data.fu_details && data.fu_details.length ? fu : null,

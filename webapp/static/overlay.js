@@ -32,10 +32,12 @@
       const at = m.kind === "ankan" ? -1 : m.from === "left" ? 0 : m.from === "across" ? 1 : n - 1;
       row.append(tiles(safe(m.tiles), "called", at));
     }
-    $("#card-points").textContent = score.points === undefined ? "" : String(score.points);
-    const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : "";
-    // Zung Jung hands (wsom, zung-jung) have no han/fu: their patterns carry points.
+    // Zung Jung hands (wsom, zung-jung) have no han/fu: their patterns carry points, and
+    // the figure shown is the hand value V ("points" is what is paid).
     const zj = score.scoring === "zung_jung";
+    const shown = zj && score.value !== undefined ? score.value : score.points;
+    $("#card-points").textContent = shown === undefined ? "" : String(shown);
+    const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : "";
     const hf = zj ? "Zung Jung" : score.yakuman ? t("yakuman_n", {n: score.yakuman}) : t("han_fu", {han: score.han, fu: score.fu});
     $("#card-headline").textContent = [hf, lim].filter(Boolean).join(" · ");
     $("#card-title").textContent = card.title || "";
