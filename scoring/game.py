@@ -220,7 +220,7 @@ def replay(
         elif (
             all_last
             and not outcome.chombo
-            and _all_last_stops(ruleset, state, outcome, stop_requested, number, final=final)
+            and _all_last_stops(ruleset, state, outcome, stop_requested, number)
         ):
             if (
                 not final
@@ -861,16 +861,10 @@ def _dealer_may_end(
 
 
 def _all_last_stops(
-    rs: Ruleset,
-    state: _State,
-    out: _Outcome,
-    stop_requested: bool,
-    number: int,
-    *,
-    final: bool = False,
+    rs: Ruleset, state: _State, out: _Outcome, stop_requested: bool, number: int
 ) -> bool:
-    """After the last scheduled hand (``final``: the extension's last hand, none after it):
-    does the game end (the deal passing always ends it)?"""
+    """After the last scheduled hand, or the extension's last: does the game end (the deal
+    passing always ends it)?"""
     g = rs.game
     if not out.dealer_keeps:
         if stop_requested:
@@ -878,8 +872,11 @@ def _all_last_stops(
         return True
     # The automatic stop ends the game; where a sudden-death extension would follow (nobody
     # has the target yet), the game cannot end here, so the leading dealer plays on.
+    # (On the extension's last hand too: no source says a leading dealer short of the
+    # target ends the game there, as Tenhou's West 4 plays on; the dealer may still stop
+    # where the ruleset leaves it to them, tenpane's South 4.)
     top = _is_top(state, state.dealer) and (
-        final or g.extension == "none" or state.scores[state.dealer] >= g.extension_target
+        g.extension == "none" or state.scores[state.dealer] >= g.extension_target
     )
     if out.dealer_won:
         return _dealer_may_end(

@@ -9,6 +9,7 @@ that ``agari --help`` and scoring stay fast.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -55,6 +56,12 @@ def run_json_lines(handler: Handler, lines: Iterable[str], out: TextIO) -> int:
     return status
 
 
+def _lines(text: str) -> list[str]:
+    """JSON Lines split at newlines only (``str.splitlines`` also splits at U+2028 and
+    other separators a JSON string may hold raw)."""
+    return text.split("\n")
+
+
 #: :func:`_document`'s answer for a text of JSON Lines.
 _LINES = object()
 
@@ -80,7 +87,7 @@ def _document(text: str, *, what: str) -> Any:
     try:
         return parse_json(text, what=what)
     except RequestError as whole:
-        first = next(line for line in text.splitlines() if line.strip())
+        first = next(line for line in _lines(text) if line.strip())
         try:
             parse_json(first, what="the line")
             return _LINES
@@ -193,12 +200,25 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _document_or_lines(handler: Handler, what: str) -> int:
     """Stdin as one JSON document (pretty-printed, as CONTRACT.md shows the settle and
-    standings requests) or as JSON Lines, one request a line; one response line each."""
-    text = sys.stdin.read()
-    request = _document(text, what=what)
-    if request is _LINES:
-        return run_json_lines(handler, text.splitlines(), sys.stdout)
-    return run_json_lines(handler, [json.dumps(request)], sys.stdout)
+    standings requests) or as JSON Lines, one request a line; one response line each.
+
+    A first line that is a whole request makes it JSON Lines, answered as they come (a
+    caller may keep the pipe open and wait for each answer); otherwise the whole text is
+    read and judged as :func:`_document` judges it."""
+    first = ""
+    for line in sys.stdin:
+        first += line
+        if line.strip():
+            break
+    try:
+        parse_json(first, what="the line")
+    except RequestError:
+        text = first + sys.stdin.read()
+        request = _document(text, what=what)
+        if request is _LINES:
+            return run_json_lines(handler, _lines(text), sys.stdout)
+        return run_json_lines(handler, [json.dumps(request)], sys.stdout)
+    return run_json_lines(handler, itertools.chain([first], sys.stdin), sys.stdout)
 
 
 def cmd_settle(args: argparse.Namespace) -> int:
@@ -222,7 +242,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     # One game as a (possibly pretty-printed) JSON document, or several, one a line.
     request = _document(text, what="the game")
     if request is _LINES:
-        return run_json_lines(replay_game, text.splitlines(), sys.stdout)
+        return run_json_lines(replay_game, _lines(text), sys.stdout)
     if args.json:
         return run_json_lines(replay_game, [json.dumps(request)], sys.stdout)
     if not isinstance(request, dict):
@@ -343,7 +363,7 @@ def cmd_group(args: argparse.Namespace) -> int:
     text = sys.stdin.read()
     request = _document(text, what="the group request")
     if request is _LINES:
-        return run_json_lines(group, text.splitlines(), sys.stdout)  # one request per line
+        return run_json_lines(group, _lines(text), sys.stdout)  # one request per line
     status = run_json_lines(group, [json.dumps(request)], sys.stdout)
     if not args.json:
         print("(--json gives this same JSON; the hand is under 'hand')", file=sys.stderr)

@@ -24,7 +24,7 @@ from scoring.ruleset import Ruleset
 from scoring.tiles import NUM_KINDS, kind_name, wind_kind
 from scoring.zungjung.evaluate import Evaluation, Outcome, Scored, evaluate
 from scoring.zungjung.hand import Hand, Meld
-from scoring.zungjung.payoff import SEATS, payments, responsible_seat
+from scoring.zungjung.payoff import SEATS, Scheme, payments, responsible_seat
 from scoring.zungjung.table import Table, load_table
 
 if TYPE_CHECKING:
@@ -58,10 +58,19 @@ class Result:
     deltas: dict[str, int]
     responsible: str | None
     winner: str
+    scheme: Scheme = "formal"
 
     @property
     def value(self) -> int:
         return self.evaluation.best.value
+
+    def paid(self, value: int) -> int:
+        """CONTRACT.md ``points`` of a hand worth ``value`` won here: on a discard what the
+        responsible player pays, on a self-draw the sum of all payments."""
+        deltas = payments(
+            value, self.winner, self.responsible, par=self.table.par, scheme=self.scheme
+        )
+        return deltas[self.winner] if self.responsible is None else -deltas[self.responsible]
 
 
 def score_hand(
@@ -91,7 +100,7 @@ def score_hand(
     ev = evaluate(hand, table, min_points=ruleset.zj_min_points)
     who = responsible_seat(winner, discarder, same_turn_discarders)
     deltas = payments(ev.best.value, winner, who, par=table.par, scheme=ruleset.zj_payoff)
-    return Result(ev, table, deltas, who, winner)
+    return Result(ev, table, deltas, who, winner, ruleset.zj_payoff)
 
 
 def hand_from_request(req: ScoreRequest) -> Hand:
@@ -176,17 +185,17 @@ def pattern_dicts(patterns: Sequence[Scored], table: Table) -> list[dict[str, An
     return out
 
 
-def _outcome_dict(o: Outcome, best: Outcome, table: Table) -> dict[str, Any]:
+def _outcome_dict(o: Outcome, best: Outcome, result: Result) -> dict[str, Any]:
     if o.value < best.value:
         why = f"worth {o.value}, less than {best.value}"
     else:  # same value: the chosen one had the larger sum before the limits, or came first
         why = f"worth the same {o.value}; the chosen reading ranks first"
     return {
-        "points": o.value,
+        "points": result.paid(o.value),
         "value": o.value,
         "raw_points": o.raw,
         "limit": o.limit,
-        "yaku": pattern_dicts(o.patterns, table),
+        "yaku": pattern_dicts(o.patterns, result.table),
         "reading": o.reading.describe(),
         "why": why,
     }
@@ -207,10 +216,6 @@ def announce(deltas: dict[str, int], winner: str) -> str:
 def response(result: Result, warnings: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
     """The CONTRACT.md score response of a Zung Jung result."""
     best = result.evaluation.best
-    if result.responsible is None:
-        points = result.deltas[result.winner]  # a self-draw: the sum of all payments
-    else:
-        points = -result.deltas[result.responsible]  # what the discard's payer pays
     return {
         "han": 0,
         "fu": 0,
@@ -218,12 +223,10 @@ def response(result: Result, warnings: Sequence[dict[str, str]] = ()) -> dict[st
         "yakuman": 0,
         "yaku": pattern_dicts(best.patterns, result.table),
         "fu_details": [],
-        "points": points,
+        "points": result.paid(best.value),
         "value": best.value,
         "deltas": result.deltas,
-        "alternatives": [
-            _outcome_dict(o, best, result.table) for o in result.evaluation.alternatives
-        ],
+        "alternatives": [_outcome_dict(o, best, result) for o in result.evaluation.alternatives],
         "warnings": list(warnings),
         "scoring": "zung_jung",
         "pattern_table": result.table.id,

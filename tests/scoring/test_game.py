@@ -228,6 +228,15 @@ def test_tenpane_south_four_of_sudden_death_is_the_last_hand() -> None:
     assert (game["hands"][-1]["round"], game["ended"], game["next"]) == ("S4", "unfinished", "S4-7")
 
 
+def test_tenhou_west_four_leading_dealer_short_of_30000_plays_on() -> None:
+    # Eleven noten draws: East 1 to West 4 (nobody has 30000, so the West sudden death).
+    # The dealer N wins West 4 and leads with 26500, short of the target: no source ends the
+    # game there, so West 4 repeats, as before the extension's last hand took the stop.
+    game = play("tenhou", [*noten_draws(11), ron("N", "W", 1500)])
+    last = game["hands"][-1]
+    assert (last["round"], game["ended"], game["next"]) == ("W4", "unfinished", "W4-12")
+
+
 # --- dealer repeat, honba, sticks, noten payments -----------------------------------------------
 
 

@@ -65,6 +65,7 @@ def test_wsom_discard_above_25_and_pattern_table_v1_03() -> None:
     assert out["deltas"] == {"E": -25, "S": 510, "W": -460, "N": -25}
     assert out["points"] == 460  # CONTRACT.md: on a discard, what the discarder pays
     assert [a["value"] for a in out["alternatives"]] == [130]
+    assert [a["points"] for a in out["alternatives"]] == [3 * 130 - 50]  # as paid
     assert out["responsible"] == "W"
 
 

@@ -102,3 +102,12 @@ def test_the_what_if_scores_stop_at_a_hand_s_worth_of_unsure_tiles() -> None:
     ]
     out = group({"width": 2500, "height": 80, "detections": boxes})
     assert len(out["uncertain"]) <= MAX_UNSURE
+
+
+@pytest.mark.parametrize(("field", "value"), [("was", "6p"), ("recovered", True), ("split", True)])
+def test_the_recovery_steps_marks_of_a_recognize_response_are_taken(field: str, value: Any) -> None:
+    # recognize writes these on boxes its recovery step renamed, found or split; a group
+    # request copied from its response was refused (unknown_field).
+    request = _request()
+    request["detections"][0][field] = value
+    assert group(request)["hand"] == group(_request())["hand"]

@@ -237,3 +237,32 @@ def test_score_help_explains_the_notation(capsys: pytest.CaptureFixture[str]) ->
     text = capsys.readouterr().out
     for word in ("ankan:1111z", "kakan:", "daiminkan:", "0 is the red five", "nagashi_mangan"):
         assert word in text
+
+
+def test_settle_answers_each_json_line_as_it_comes() -> None:
+    """A caller keeping the pipe open gets each answer before sending the next request (the
+    whole-document reading must not wait for the end of stdin)."""
+    import select
+    import subprocess
+    import sys as _sys
+
+    proc = subprocess.Popen(
+        [_sys.executable, "-m", "webapp.cli", "standings", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        scores = {"E": 41200, "S": 31000, "W": 21300, "N": 6500}
+        proc.stdin.write(json.dumps({"ruleset": "jpml-a", "final_scores": scores}) + "\n")
+        proc.stdin.flush()
+        # No answer within the time: it waits for the end of stdin.
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "no answer before the end of stdin"
+        answer = json.loads(proc.stdout.readline())
+        assert answer["standings"][0]["seat"] == "E"
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        proc.stdout.close()

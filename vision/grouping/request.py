@@ -22,9 +22,20 @@ MAX_REQUEST_CANDIDATES = 8
 
 _REQUEST_FIELDS = {"width", "height", "detections", "context"}
 
-#: ... ``was``: the class the detector gave a box that the recovery step renamed (recognize
-#: writes it; a request copied from a recognize response carries it): taken, not used.
-_DETECTION_FIELDS = {"tile", "box", "confidence", "sideways", "candidates", "was"}
+#: ... and the recovery step's marks on a recognize response's boxes (``was``: the class the
+#: detector gave a box it renamed; ``recovered``: a tile it found; ``split``: one of the two
+#: tiles of a box it split), so that a request copied from a recognize response is taken:
+#: they are not used here.
+_DETECTION_FIELDS = {
+    "tile",
+    "box",
+    "confidence",
+    "sideways",
+    "candidates",
+    "was",
+    "recovered",
+    "split",
+}
 
 #: A box may reach past the photo's edge (a tile cut by the frame, a detector that does not
 #: clip its boxes), but its centre lies in the photo, give or take this share of the side

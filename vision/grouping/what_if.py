@@ -26,7 +26,10 @@ def _score_outcome(hand: dict[str, Any] | None, context: dict[str, Any]) -> dict
         if not (exc.name or "").startswith("scoring"):
             raise
         return {"error": {"code": "not_implemented", "message": str(exc)}}
-    return {k: response.get(k) for k in ("han", "fu", "limit", "yakuman", "points")}
+    row = {k: response.get(k) for k in ("han", "fu", "limit", "yakuman", "points")}
+    if "value" in response:  # a Zung Jung hand's value V (points: what is paid)
+        row["value"] = response["value"]
+    return row
 
 
 def red_fives_of(context: dict[str, Any]) -> dict[str, int]:

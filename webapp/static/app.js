@@ -295,7 +295,7 @@
         h("span", {text: "⚠ " + t("if_tile_is", {tile: u.tile || "?"})}));
       for (const c of u.candidates) {
         const label = c.error ? errorText(c.error) : c.points !== undefined && c.points !== null
-          ? c.points + " " + t("points_short") + (c.han ? " (" + t("han_fu", {han: c.han, fu: c.fu}) + ")" : "") : "";
+          ? (c.value !== undefined && c.value !== null ? c.value : c.points) + " " + t("points_short") + (c.han ? " (" + t("han_fu", {han: c.han, fu: c.fu}) + ")" : "") : "";
         li.append(h("button", {type: "button", class: "cand", "data-tile": c.tile, onclick: () => takeCandidate(u, c)},
           T.svg(c.tile), h("span", {text: label})));
       }
@@ -861,7 +861,7 @@
   function phrase(score, req, withHead = true) {
     const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : null;
     const head = !withHead ? "" : lim ? lim + " — " : (score.han ? t("han_fu", {han: score.han, fu: score.fu}) + " — " : "");
-    if (req.win === "ron") return head + t("phrase_ron", {points: score.points});
+    if (req.win === "ron") return head + t("phrase_ron", {points: shownPoints(score)});
     const pays = SEATS.filter((s) => s !== req.seat_wind).map((s) => -(score.deltas || {})[s] || 0);
     const honbaEach = 100 * (req.honba || 0);
     if (req.seat_wind === "E") return head + t("phrase_tsumo_dealer", {all: Math.max(...pays) - honbaEach});
@@ -925,7 +925,7 @@
     // Other readings of the same tiles (the engine scored the best one): what each is worth
     // and why it was not taken.
     const alts = (data.alternatives || []).map((a) => typeof a !== "object" ? h("li", {text: String(a)}) : h("li", {class: "alt"},
-      h("span", {text: [a.han !== undefined && a.han !== null ? t("han_fu", {han: a.han, fu: a.fu}) : null, a.points !== undefined ? a.points + " " + t("points_short") : null,
+      h("span", {text: [a.han !== undefined && a.han !== null ? t("han_fu", {han: a.han, fu: a.fu}) : null, a.points !== undefined ? (a.value !== undefined ? a.value : a.points) + " " + t("points_short") : null,
         a.yaku ? a.yaku.map((y) => yakuName(y.id || y)).join(", ") : null].filter(Boolean).join(" · ")}),
       a.reading || a.why ? h("span", {class: "small muted", text: [a.reading, a.why].filter(Boolean).join(" — ")}) : null));
     const warns = (data.warnings || []).map((w) => h("li", {class: "warning", text: "⚠ " + warningText(w)}));
