@@ -862,6 +862,8 @@
     const lim = score.limit ? (I18N.limits && I18N.limits[score.limit]) || score.limit : null;
     const head = !withHead ? "" : lim ? lim + " — " : (score.han ? t("han_fu", {han: score.han, fu: score.fu}) + " — " : "");
     if (req.win === "ron") return head + t("phrase_ron", {points: shownPoints(score)});
+    // A Zung Jung self-draw: each of the others pays the hand value.
+    if (score.scoring === "zung_jung") return head + t("phrase_tsumo_dealer", {all: shownPoints(score)});
     const pays = SEATS.filter((s) => s !== req.seat_wind).map((s) => -(score.deltas || {})[s] || 0);
     const honbaEach = 100 * (req.honba || 0);
     if (req.seat_wind === "E") return head + t("phrase_tsumo_dealer", {all: Math.max(...pays) - honbaEach});
@@ -926,7 +928,7 @@
     // and why it was not taken.
     const alts = (data.alternatives || []).map((a) => typeof a !== "object" ? h("li", {text: String(a)}) : h("li", {class: "alt"},
       h("span", {text: [a.han !== undefined && a.han !== null ? t("han_fu", {han: a.han, fu: a.fu}) : null, a.points !== undefined ? (a.value !== undefined ? a.value : a.points) + " " + t("points_short") : null,
-        a.yaku ? a.yaku.map((y) => yakuName(y.id || y)).join(", ") : null].filter(Boolean).join(" · ")}),
+        a.yaku ? a.yaku.map((y) => data.scoring === "zung_jung" && y.name ? y.name : yakuName(y.id || y)).join(", ") : null].filter(Boolean).join(" · ")}),
       a.reading || a.why ? h("span", {class: "small muted", text: [a.reading, a.why].filter(Boolean).join(" — ")}) : null));
     const warns = (data.warnings || []).map((w) => h("li", {class: "warning", text: "⚠ " + warningText(w)}));
     fill(body,
