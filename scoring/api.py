@@ -87,8 +87,15 @@ def standings(request: dict[str, Any]) -> dict[str, Any]:
     return standings_request(request)
 
 
-def replay_game(request: dict[str, Any]) -> dict[str, Any]:
-    """Replay a list of hand outcomes under a ruleset (``agari game``)."""
-    from scoring.game import replay_request
+def replay_game(request: dict[str, Any], *, trusted_hands: int = 0) -> dict[str, Any]:
+    """Replay a list of hand outcomes under a ruleset (``agari game``).
 
-    return replay_request(request)
+    ``trusted_hands``: the first so many hands were accepted before (a stored table): the
+    plausibility checks of typed points added since do not refuse them."""
+    from scoring.game import TRUSTED_HANDS, replay_request
+
+    token = TRUSTED_HANDS.set(trusted_hands)
+    try:
+        return replay_request(request)
+    finally:
+        TRUSTED_HANDS.reset(token)

@@ -455,6 +455,26 @@ def test_a_stored_entry_the_replay_refuses_shows_as_an_error(
     assert "error" not in client.get(f"/api/v1/tables/{tid}").get_json()["scoreboard"]
 
 
+def test_a_stored_win_a_newer_typed_points_check_refuses_still_reads(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A check of typed points added after a hand was stored (a dealer's ron of 1000: the
+    least is 1500) does not turn the saved table into an error; a new such hand is refused."""
+    from webapp.ledger import repository as repo
+    from webapp.ledger.views import get_store
+
+    dealer_1000 = {"result": "win", "winner": "E", "from": "S", "points": 1000}
+    tid, token = _create(client)
+    with app.app_context():  # stored as the engine of its day took it
+        repo.append_entry(get_store(), tid, token, dealer_1000)
+    board = client.get(f"/api/v1/tables/{tid}").get_json()["scoreboard"]
+    assert "error" not in board and board["scores"]["E"] - board["scores"]["S"] == 2000
+    # E keeps the deal (E1-1): the same typed value now is refused, and nothing is stored.
+    resp = client.post(f"/api/v1/tables/{tid}/entries", json=dealer_1000, headers=_auth(token))
+    assert (resp.status_code, resp.get_json()["error"]["code"]) == (422, "illegal_hand")
+    assert client.get(f"/api/v1/tables/{tid}").get_json()["revision"] == 1
+
+
 @pytest.mark.parametrize(
     "if_match", ['"r\u00b2"', '"r' + "9" * 5000 + '"'], ids=["superscript_two", "5000_digits"]
 )

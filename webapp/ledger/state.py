@@ -31,19 +31,23 @@ def replay_request(table: TableRecord) -> dict[str, Any]:
     return {"ruleset": table.ruleset, "hands": [dict(e.data) for e in table.entries]}
 
 
-def replay(table: TableRecord) -> dict[str, Any] | None:
+def replay(table: TableRecord, *, new_entries: int = 0) -> dict[str, Any] | None:
     """The game replay's answer (None for a table with no hand yet); raises its
-    AgariError for an illegal hand."""
+    AgariError for an illegal hand. The entries stored before the last ``new_entries`` were
+    accepted then: a check of typed points added since does not refuse them (what a referee
+    saved still reads), the new ones get every check."""
     if not table.entries:
         return None
-    return scoring.api.replay_game(replay_request(table))
+    trusted = max(len(table.entries) - new_entries, 0)
+    return scoring.api.replay_game(replay_request(table), trusted_hands=trusted)
 
 
 def check_replays(table: TableRecord) -> None:
     """A repository ``check``: refuse an entry the game replay rejects (422: the request was
-    well-formed JSON, the hand is not possible at this table)."""
+    well-formed JSON, the hand is not possible at this table). ``table`` holds the new
+    entry last."""
     try:
-        replay(table)
+        replay(table, new_entries=1)
     except AgariError as exc:
         if exc.code == "illegal_hand":
             exc.http_status = 422
