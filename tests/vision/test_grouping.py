@@ -439,6 +439,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("dora_and_ura_one_run", "URA_SPLIT_STEP", 99.0),
         ("dead_wall_dora_far", "DEAD_WALL_REACH", 0.0),
         ("dead_wall_five_dora_to_its_end", "RUN_LINES_FIVE_AT_END", False),
+        ("dead_wall_five_dora_discards_past_it", "RUN_LINES_FIVE_PAST_END", False),
         ("kakan_added_tile_loose", "P_LOOSE_STACK", -1.0),
         ("river_last_row_not_dora", "RIVER_ALIGN", 0.0),
         ("dora_beyond_river_end", "RIVER_ALIGN", 0.0),

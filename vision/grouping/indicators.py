@@ -276,7 +276,7 @@ def _split_into_lines(
                 continue
             # ... save when all five are turned (four kans): they fill the wall from its third
             # stack to its last, after two face-down stacks (tiles beyond those: discards).
-            wall = _five_to_the_end(line, face_down) if settings.RUN_LINES_FIVE_AT_END else None
+            wall = _five_to_the_end(line, face_down)
             if wall is not None:
                 out.append((wall, True))
                 rest.extend(k for k in line if k not in wall)
@@ -288,22 +288,32 @@ def _split_into_lines(
 
 
 def _five_to_the_end(line: Sequence[int], face_down: Sequence[bool]) -> list[int] | None:
-    """The dead wall in a line (sorted along) that ends in five face-up tiles after two
-    face-down ones (every indicator of four kans turned, from the wall's third stack to its
-    last), either way round; None when the line does not.
+    """The dead wall in a line (sorted along) holding five face-up tiles after two face-down
+    ones (every indicator of four kans turned, from the wall's third stack to its last),
+    either way round, where the five reach one end of the line or the two stacks are its
+    end (face-up tiles past the wall's last stack are discards lying on beyond it); None
+    when the line holds no such wall.
 
     >>> _five_to_the_end([9, 0, 1, 2, 3, 4, 5, 6], [1, 1, 0, 0, 0, 0, 0, 0, 0, 0])
     [0, 1, 2, 3, 4, 5, 6]
     >>> _five_to_the_end([0, 1, 2, 3, 4, 5, 6], [0, 0, 0, 0, 0, 1, 1])
     [0, 1, 2, 3, 4, 5, 6]
+    >>> _five_to_the_end([0, 1, 2, 3, 4, 5, 6, 7], [1, 1, 0, 0, 0, 0, 0, 0])  # a discard past
+    [0, 1, 2, 3, 4, 5, 6]
     >>> _five_to_the_end([0, 1, 2, 3, 4, 5], [1, 0, 0, 0, 0, 0]) is None  # one stack only
     True
     """
     n = settings.MAX_INDICATORS + 2
-    for part in (line[-n:], line[:n][::-1]):
-        down = [bool(face_down[k]) for k in part]
-        if len(part) == n and down == [True, True] + [False] * (n - 2):
-            return sorted(part, key=line.index)
+    wall = [True, True] + [False] * (n - 2)
+    for seq in (list(line), list(line)[::-1]):
+        for start in range(len(seq) - n + 1):
+            reach_end = start + n == len(seq) and settings.RUN_LINES_FIVE_AT_END
+            past_end = start == 0 and settings.RUN_LINES_FIVE_PAST_END
+            if not (reach_end or past_end):
+                continue
+            part = seq[start : start + n]
+            if [bool(face_down[k]) for k in part] == wall:
+                return sorted(part, key=list(line).index)
     return None
 
 

@@ -328,6 +328,12 @@ RUN_LINES_WALLED = True
 #: silent one; check seeds 770013-16 the same (1873 of 1918).
 RUN_LINES_FIVE_AT_END = True
 
+#: ... or after two face-down stacks that end the line, with face-up tiles lying on past the
+#: wall's seventh stack (discards beside it, seen from low down on its line). Study seeds
+#: 1001-1016 +1 -0 (7438 -> 7439 of 7619, with ..._AT_END above), no silent one; check seeds
+#: 770013-16 the same.
+RUN_LINES_FIVE_PAST_END = True
+
 #: Dora read on such a line are named ``possible_indicators``: from so low, discards lying by
 #: a wall make the same line. False: no warning.
 BLOCK_DORA_DOUBTED = True
