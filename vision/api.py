@@ -72,9 +72,9 @@ def recognize(
         # not the photo-wide guess from each box: this response's detections, sent to
         # ``group`` as CONTRACT.md allows, then read as the same hand.
         sideways = set(layout["sideways"])
-        members = [*layout["concealed"], *(d for m in layout["melds"] for d in m)]
+        members = {*layout["concealed"], *(d for m in layout["melds"] for d in m)}
         if layout["win"] is not None:
-            members.append(layout["win"])
+            members.add(layout["win"])
         found = [
             {**d, "sideways": i in sideways} if i in members else d for i, d in enumerate(found)
         ]

@@ -200,7 +200,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _document_or_lines(handler: Handler, what: str) -> int:
     """Stdin as one JSON document (pretty-printed, as CONTRACT.md shows the settle and
-    standings requests) or as JSON Lines, one request a line; one response line each.
+    standings requests; settle, standings, group) or as JSON Lines, one request a line; one
+    response line each.
 
     A first line that is a whole request makes it JSON Lines, answered as they come (a
     caller may keep the pipe open and wait for each answer); otherwise the whole text is
@@ -360,11 +361,7 @@ def cmd_group(args: argparse.Namespace) -> int:
     """Group detections from stdin: one JSON object (pretty-printed or not), or JSON Lines."""
     from vision.api import group
 
-    text = sys.stdin.read()
-    request = _document(text, what="the group request")
-    if request is _LINES:
-        return run_json_lines(group, _lines(text), sys.stdout)  # one request per line
-    status = run_json_lines(group, [json.dumps(request)], sys.stdout)
+    status = _document_or_lines(group, "the group request")
     if not args.json:
         print("(--json gives this same JSON; the hand is under 'hand')", file=sys.stderr)
     return status

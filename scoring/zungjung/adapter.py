@@ -58,7 +58,7 @@ class Result:
     deltas: dict[str, int]
     responsible: str | None
     winner: str
-    scheme: Scheme = "formal"
+    scheme: Scheme
 
     @property
     def value(self) -> int:

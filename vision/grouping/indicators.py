@@ -305,15 +305,16 @@ def _five_to_the_end(line: Sequence[int], face_down: Sequence[bool]) -> list[int
     """
     n = settings.MAX_INDICATORS + 2
     wall = [True, True] + [False] * (n - 2)
-    for seq in (list(line), list(line)[::-1]):
-        for start in range(len(seq) - n + 1):
-            reach_end = start + n == len(seq) and settings.RUN_LINES_FIVE_AT_END
-            past_end = start == 0 and settings.RUN_LINES_FIVE_PAST_END
-            if not (reach_end or past_end):
-                continue
+    starts = []
+    if settings.RUN_LINES_FIVE_AT_END:
+        starts.append(len(line) - n)  # the five reach the line's end
+    if settings.RUN_LINES_FIVE_PAST_END:
+        starts.append(0)  # the two stacks are the line's end, discards may lie past the five
+    for seq, back in ((list(line), False), (list(line)[::-1], True)):
+        for start in starts:
             part = seq[start : start + n]
-            if [bool(face_down[k]) for k in part] == wall:
-                return sorted(part, key=list(line).index)
+            if start >= 0 and [bool(face_down[k]) for k in part] == wall:
+                return part[::-1] if back else part
     return None
 
 
