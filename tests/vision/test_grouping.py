@@ -481,6 +481,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("kakan_called_tile_upright_no_meld", "STACK_ON_UPRIGHT", False),
         ("three_melds_after_gap_chi_called_first", "GAP_GROUP_PON_SWEEP", False),
         ("two_chis_after_gap_called_first", "GAP_GROUP_CHI_FIRST", False),
+        ("melds_at_near_end_pitch_by_size", "UNITS_BY_SIZE", 0.0),
+        ("pon_at_near_end_low_view_pitch_by_size", "UNITS_BY_SIZE", 0.0),
+        ("kan_called_tile_two_places_along", "PON_SWEEP_SWAPS", False),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

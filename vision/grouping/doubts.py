@@ -453,7 +453,8 @@ def _cheaper_same_hand(other: Grouping, cost: float, best: Grouping) -> bool:
 
 def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, int]]:
     """(called tile, neighbour) pairs of the best reading's melds whose sideways tile is a
-    doubtful judgement and whose upright neighbour in the meld could be the called one; and
+    doubtful judgement and whose upright neighbour in the meld could be the called one (in a
+    pon or open kan any other tile of it, :data:`PON_SWEEP_SWAPS`); and
     (called tile, first tile) of a chi read with its sideways tile not first, doubtful or
     not (:data:`CHI_FIRST_SWAP`): a chi is called only from the left player, so if the
     tiles are a chi, its first tile is the sideways one."""
@@ -463,7 +464,11 @@ def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, in
         dets = list(meld.dets)
         for k, det in enumerate(dets):
             if det in side and det in doubtful:
-                for j in (k - 1, k + 1):
+                near = (k - 1, k + 1)
+                if settings.PON_SWEEP_SWAPS and meld.kind != "chi":
+                    # A pon's or kan's tiles are all alike: any of them may be the called one.
+                    near = tuple(j for j in range(len(dets)) if j != k)
+                for j in near:
                     if 0 <= j < len(dets) and dets[j] not in side:
                         out.append((det, dets[j]))
             if (

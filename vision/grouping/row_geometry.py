@@ -134,7 +134,7 @@ def _row_geometry(
         unit=unit,
         units=size_units
         if size_units is not None
-        else _local_pitch(pos, sideways)
+        else _local_pitch(pos, sideways, np.log(sizes_of(xyxy)), parts)
         if _pitch(pos, sideways) is not None
         else np.full(len(pos), unit),
         height=height,
@@ -480,12 +480,20 @@ def _smooth(pos: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray
     return np.polyval(coef, x)
 
 
-def _local_pitch(pos: np.ndarray, sideways: np.ndarray) -> np.ndarray:
+def _local_pitch(
+    pos: np.ndarray,
+    sideways: np.ndarray,
+    log_size: np.ndarray | None = None,
+    parts: Sequence[np.ndarray] = (),
+) -> np.ndarray:
     """Per tile, the centre spacing of touching upright neighbours there.
 
     Perspective shrinks the pitch steadily towards the far end of a row: a straight line in
     the position is fitted to the spacings of upright pairs, dropping the ones well above
-    the line (gaps), a few times over."""
+    the line (gaps), a few times over. Past the pairs it was fitted on the line is not
+    extrapolated: the pitch is held at the range seen or, given the tiles' ``log_size`` and
+    the row's sections (``parts``), follows each section's size trend from the last pitch
+    measured (:data:`~vision.grouping.settings.UNITS_BY_SIZE`)."""
     mids, steps = [], []
     for k in range(len(pos) - 1):
         if not sideways[k] and not sideways[k + 1]:
@@ -506,7 +514,27 @@ def _local_pitch(pos: np.ndarray, sideways: np.ndarray) -> np.ndarray:
         coef = np.polyfit(mids_a[keep], steps_a[keep], 1)
     out = np.polyval(coef, pos)
     # Never extrapolate far: clamp to the range of spacings actually seen.
-    return np.clip(out, steps_a[keep].min() * 0.9, steps_a[keep].max() * 1.1)
+    clamped = np.clip(out, steps_a[keep].min() * 0.9, steps_a[keep].max() * 1.1)
+    if log_size is None or not settings.UNITS_BY_SIZE:
+        return clamped
+    # Past the pairs measured (melds at the row's near end, nearer the camera and larger),
+    # the pitch follows the tiles' own size trend in their section from the last pitch seen.
+    lo, hi = float(mids_a[keep].min()), float(mids_a[keep].max())
+    seen = (steps_a[keep].min() * 0.9, steps_a[keep].max() * 1.1)
+    cap = settings.UNITS_BY_SIZE
+    out = clamped.copy()
+    for part in parts:
+        if len(part) < 3:
+            continue
+        trend = np.polyfit(pos[part], log_size[part], 1)
+        for k in part:
+            if lo <= pos[k] <= hi:
+                continue
+            edge = lo if pos[k] < lo else hi
+            edge_pitch = float(np.clip(np.polyval(coef, edge), *seen))
+            ratio = math.exp(float(np.polyval(trend, pos[k]) - np.polyval(trend, edge)))
+            out[k] = edge_pitch * min(max(ratio, 1 / cap), cap)
+    return out
 
 
 def _local_median(pos: np.ndarray, values: np.ndarray, mask: np.ndarray) -> np.ndarray:

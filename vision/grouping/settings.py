@@ -111,6 +111,15 @@ EDGE_CAP = 7.0
 #: a quarter of a tile or more before the winning tile; touching tiles show ~0.03).
 GAP = 0.15
 
+#: Past the upright pairs that measure a row's pitch (gaps are in that pitch), it follows
+#: the tiles' size trend in their section, at most this factor from the last pitch measured
+#: (0: held at the range measured). Melds at a row's near end are larger than the concealed
+#: tiles: a held pitch opened gaps inside them. Study seeds 1001-1016 +7 -2 (a factor of 2.5:
+#: +5 -3), check seeds 770013-16 +1 -0, nothing new silent. Tried with it and not kept: the
+#: penalty of a gap inside a meld or the concealed part rising from 0 at GAP to full 0.15
+#: past it (alone +5 -1; with this factor no more hands, more of them changed).
+UNITS_BY_SIZE = 1.6
+
 #: A gap between two melds wider than this share of a tile may hold a missing tile.
 MELD_HOLE = 0.9
 
@@ -482,6 +491,7 @@ P_FACE_DOWN_CONCEALED = 3.0
 
 P_GAP_IN_MELD = 1.5
 
+
 P_GAP_IN_CONCEALED = 1.0
 
 P_NO_GAP_BEFORE_MELD = 0.4
@@ -567,6 +577,12 @@ GAP_GROUP_CHI_FIRST = True
 #: study seeds 1001-1020 +5 hands -0, check seeds unchanged; the same sweep for a lone pon
 #: after a gap lost one hand on six study seeds and read none more (not kept).
 GAP_GROUP_PON_SWEEP = True
+
+#: A pon's or open kan's doubtful called tile is also tried in the place of each of the
+#: meld's other tiles, not only of its neighbours (they are all alike, and from low down or
+#: at 45 degrees the called tile's box is no wider than theirs): study seeds 1001-1016 +2 -0
+#: (a kan's called tile two places along), check seeds unchanged, nothing new silent.
+PON_SWEEP_SWAPS = True
 
 #: Tiles turned together that give a hand a single turn gave are kept when they read it for
 #: less (False: dropped, a hand already seen).
