@@ -146,3 +146,30 @@ def test_a_sideways_end_tile_and_a_gap_are_doubted_together(
     assert want in [a["hand"] for a in out["alternatives"]]
     monkeypatch.setattr(settings, "SIDE_GAP_PAIRS", False)
     assert group(data["request"])["warnings"] == []
+
+
+def test_pitch_past_the_measured_pairs_follows_the_tiles_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Eight touching upright tiles 50 px apart, then three larger ones (a meld nearer the
+    camera) 65 px apart: their pitch is not measured (the steps look like gaps), so it is
+    carried on from the last pitch measured by the tiles' size trend (UNITS_BY_SIZE) instead
+    of being held at the range measured, where it would open gaps inside the meld."""
+    import numpy as np
+
+    from vision.grouping.row_geometry import _local_pitch
+
+    pos = np.array([50.0 * k for k in range(8)] + [350 + 65.0 * k for k in range(1, 4)])
+    upright = np.zeros(len(pos), dtype=bool)
+    log_size = np.log(np.array([40.0] * 8 + [52.0] * 3))
+    parts = [np.arange(len(pos))]
+    monkeypatch.setattr(settings, "UNITS_BY_SIZE", 0.0)
+    held = _local_pitch(pos, upright, log_size, parts)
+    assert held[-1] == pytest.approx(50.0)  # the pitch measured, held
+    monkeypatch.setattr(settings, "UNITS_BY_SIZE", 1.6)
+    grown = _local_pitch(pos, upright, log_size, parts)
+    assert grown[1:7] == pytest.approx(held[1:7])  # where pairs were measured: unchanged
+    # The size trend carries the pitch on past the range a held pitch may reach (1.1 times
+    # the largest measured), growing towards the larger tiles, at most 1.6 times the last.
+    assert 55.0 < grown[-1] <= 50.0 * 1.6
+    assert grown[-3] < grown[-2] < grown[-1]
