@@ -115,9 +115,9 @@ GAP = 0.15
 #: the tiles' size trend in their section, at most this factor from the last pitch measured
 #: (0: held at the range measured). Melds at a row's near end are larger than the concealed
 #: tiles: a held pitch opened gaps inside them. Study seeds 1001-1016 +7 -2 (a factor of 2.5:
-#: +7 -4), check seeds 770013-16 +1 -0, nothing new silent. Tried and not kept: the penalty
-#: of a gap inside a meld rising from 0 at GAP to full 0.15 past it (alone +5 -1, check +1 -1;
-#: with this factor +9 -4, no more hands net).
+#: +7 -4; of 1.3: +4 -2), check seeds 770013-16 +1 -0, nothing new silent. Tried and not
+#: kept: the penalty of a gap inside a meld rising from 0 at GAP to full 0.15 past it (alone
+#: +5 -1, check +1 -1; with this factor +9 -4, no more hands net).
 UNITS_BY_SIZE = 1.6
 
 #: A gap between two melds wider than this share of a tile may hold a missing tile.
