@@ -24,6 +24,7 @@ Near 45 degrees that system is singular; there the caller must rely on the detec
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,6 +73,19 @@ def sizes_of(xyxy: np.ndarray) -> np.ndarray:
     w = np.clip(xyxy[:, 2] - xyxy[:, 0], 1e-6, None)
     h = np.clip(xyxy[:, 3] - xyxy[:, 1], 1e-6, None)
     return np.sqrt(w * h)
+
+
+def extent_on(xyxy: np.ndarray, direction: Sequence[float]) -> np.ndarray:
+    """Each box's extent projected on ``direction`` (a unit vector), ``(N,)``: what an
+    axis-aligned box spans along it. It mixes a turned tile's two sides (:func:`unrotate`
+    tells them apart, away from 45 degrees), but never collapses for thin boxes.
+
+    >>> extent_on(np.array([[0.0, 0.0, 10.0, 4.0]]), (0.6, 0.8)).tolist()
+    [9.2]
+    """
+    return abs(direction[0]) * (xyxy[:, 2] - xyxy[:, 0]) + abs(direction[1]) * (
+        xyxy[:, 3] - xyxy[:, 1]
+    )
 
 
 def fit_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ from vision.grouping.row_geometry import (
     _row_geometry,
 )
 from vision.grouping.values import Detection, Grouping, GroupingWarning, MeldGroup, Token, _kind
-from vision.rows import Row, centres_of, fit_line, sizes_of
+from vision.rows import Row, centres_of, extent_on, fit_line, sizes_of
 
 
 @remembered
@@ -177,8 +177,7 @@ def _unstack(
         # Each step's pair's box shape across the row over along it (a standing tile's face
         # stands tall, a flat tile seen from low down is thin).
         box = xyxy[members][order]
-        w, h = box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]
-        shape = (abs(d[1]) * w + abs(d[0]) * h) / np.maximum(abs(d[0]) * w + abs(d[1]) * h, 1e-6)
+        shape = extent_on(box, (d[1], d[0])) / np.maximum(extent_on(box, d), 1e-6)
         pitches = _pair_pitches(rel_steps, np.sqrt(shape[:-1] * shape[1:]))
         # ... or nearer than touching tiles and one clearly beyond the other across the
         # row: an added kan's tile on the far side of the one it was added to; or within two

@@ -16,7 +16,7 @@ from vision.grouping import indicator_scorer, settings
 from vision.grouping.memo import remembered
 from vision.grouping.row_geometry import RowGeometry
 from vision.grouping.values import Detection, Grouping, GroupingWarning
-from vision.rows import centres_of, sizes_of
+from vision.rows import centres_of, extent_on, sizes_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,10 +123,9 @@ def _runs_above(
     # Distances across the table in flat tiles' depths: standing hand tiles show their
     # face foreshortened the other way, shallower than the flat tiles lying beyond them.
     boxes = np.array([dets[i].box for i in others], dtype=float)
-    depth = abs(up[0]) * (boxes[:, 2] - boxes[:, 0]) + abs(up[1]) * (boxes[:, 3] - boxes[:, 1])
+    depth = extent_on(boxes, up)
     # ... and their extent along it (hand tile widths): spaces between tiles in their own width.
-    extent = abs(up[1]) * (boxes[:, 2] - boxes[:, 0]) + abs(up[0]) * (boxes[:, 3] - boxes[:, 1])
-    extent /= geo.unit
+    extent = extent_on(boxes, d) / geo.unit
     beyond = [
         k
         for k in range(len(others))
@@ -455,8 +454,7 @@ def _indicator_bands(
         if not ups:
             return {}
         b = np.array([dets[i].box for i in ups], dtype=float)
-        w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
-        ratio = np.log((abs(up[1]) * w + abs(up[0]) * h) / (abs(up[0]) * w + abs(up[1]) * h))
+        ratio = np.log(extent_on(b, (up[1], up[0])) / extent_on(b, up))
         return dict(zip(ups, (ratio - float(np.median(ratio))).tolist(), strict=True))
 
     def features(run: _Run, rule: _Run | None, shape: dict[int, float]) -> list[float]:

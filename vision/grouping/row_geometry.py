@@ -17,7 +17,14 @@ import numpy as np
 from vision.grouping import settings
 from vision.grouping.memo import remembered
 from vision.grouping.values import Detection
-from vision.rows import centres_of, fit_line, is_well_conditioned, sizes_of, unrotate
+from vision.rows import (
+    centres_of,
+    extent_on,
+    fit_line,
+    is_well_conditioned,
+    sizes_of,
+    unrotate,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +119,7 @@ def _row_geometry(
     height = float(np.median(across[up])) if up.any() else float(np.median(along))
     # The un-rotated across extent collapses for thin boxes at grazing angles; the box's
     # projection on the normal cannot (it overestimates when the row is turned).
-    w_box, h_box = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
-    projected = float(np.median(abs(normal[0]) * w_box + abs(normal[1]) * h_box))
+    projected = float(np.median(extent_on(xyxy, normal)))
     height = max(height, 0.6 * projected)
     unit = _pitch(pos, sideways)
     if unit is None:
