@@ -520,13 +520,13 @@ def _local_pitch(
         coef = np.polyfit(mids_a[keep], steps_a[keep], 1)
     out = np.polyval(coef, pos)
     # Never extrapolate far: clamp to the range of spacings actually seen.
-    clamped = np.clip(out, steps_a[keep].min() * 0.9, steps_a[keep].max() * 1.1)
+    seen = (steps_a[keep].min() * 0.9, steps_a[keep].max() * 1.1)
+    clamped = np.clip(out, *seen)
     if log_size is None or not settings.UNITS_BY_SIZE:
         return clamped
     # Past the pairs measured (melds at the row's near end, nearer the camera and larger),
     # the pitch follows the tiles' own size trend in their section from the last pitch seen.
     lo, hi = float(mids_a[keep].min()), float(mids_a[keep].max())
-    seen = (steps_a[keep].min() * 0.9, steps_a[keep].max() * 1.1)
     cap = settings.UNITS_BY_SIZE
     out = clamped.copy()
     for part in parts:
