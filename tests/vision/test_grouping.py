@@ -484,6 +484,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("melds_at_near_end_pitch_by_size", "UNITS_BY_SIZE", 0.0),
         ("pon_at_near_end_low_view_pitch_by_size", "UNITS_BY_SIZE", 0.0),
         ("kan_called_tile_two_places_along", "PON_SWEEP_SWAPS", False),
+        ("dead_wall_between_stacks_discards_past_it", "RUN_LINES_BETWEEN_STACKS", False),
+        ("dead_wall_five_on_one_line_with_discards", "RUN_ONE_LINE_FIVE", False),
+        ("dora_and_ura_staggered_one_line", "RUN_STAGGERED_ROWS", False),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

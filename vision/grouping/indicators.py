@@ -238,7 +238,7 @@ def _split_into_lines(
         order = sorted(members, key=lambda k: along[k])
         steps = [step(p, q) for p, q in itertools.pairwise(order)]
         if len(members) < 3 or min(steps) > settings.RUN_MIN_STEP:
-            out.append((members, False))
+            out.extend(_one_line_parts(order, height, face_down))
             continue
         inside = set(members)
         best: dict[tuple[int, int], tuple[float, int]] = {}  # (tile, side) -> (cost, other)
@@ -276,6 +276,8 @@ def _split_into_lines(
             # ... save when all five are turned (four kans): they fill the wall from its third
             # stack to its last, after two face-down stacks (tiles beyond those: discards).
             wall = _five_to_the_end(line, face_down)
+            if wall is None and settings.RUN_LINES_BETWEEN_STACKS:
+                wall = _between_stacks(line, face_down)
             if wall is not None:
                 out.append((wall, True))
                 rest.extend(k for k in line if k not in wall)
@@ -284,6 +286,56 @@ def _split_into_lines(
         if rest:
             out.append((rest, False))
     return out
+
+
+def _one_line_parts(
+    order: list[int], height: np.ndarray, face_down: Sequence[bool]
+) -> list[tuple[list[int], bool]]:
+    """A group of linked tiles (sorted along) with no two side by side across the table,
+    as runs: a dead wall's two stacks and five indicators with discards lying on past them
+    (:func:`_five_to_the_end`) leave it, and so does a row of indicators with the same
+    number of ura just beyond it (:func:`_staggered_rows`); otherwise the group is one run.
+    """
+    if settings.RUN_ONE_LINE_FIVE:
+        wall = _five_to_the_end(order, face_down)
+        if wall is not None and len(wall) < len(order):
+            return [(wall, False), ([k for k in order if k not in wall], False)]
+    if settings.RUN_STAGGERED_ROWS:
+        rows = _staggered_rows(order, height, face_down)
+        if rows is not None:
+            return [(rows[0], False), (rows[1], False)]
+    return [(order, False)]
+
+
+def _staggered_rows(
+    order: list[int], height: np.ndarray, face_down: Sequence[bool]
+) -> tuple[list[int], list[int]] | None:
+    """Two rows of as many face-up tiles (two to five) that alternate along, the nearer row
+    lower across the table than every tile of the further one by more than
+    :data:`~vision.grouping.settings.STAGGER_GAP` times either row's own spread: dora and
+    their ura just beyond them, seen from low down and from one side, where the ura row
+    slides half a tile along and the two link into one line. None: not such a pair.
+
+    >>> h = np.array([0.69, 0.57, 0.67, 0.56, 0.66, 0.55])
+    >>> _staggered_rows([0, 1, 2, 3, 4, 5], h, [False] * 6)
+    ([1, 3, 5], [0, 2, 4])
+    >>> _staggered_rows([0, 1, 2, 3], np.array([0.6, 0.61, 0.6, 0.62]), [False] * 4) is None
+    True
+    """
+    k = len(order) // 2
+    if len(order) % 2 or not 2 <= k <= settings.MAX_INDICATORS or any(face_down[i] for i in order):
+        return None
+    by_height = sorted(order, key=lambda i: height[i])
+    low, high = set(by_height[:k]), set(by_height[k:])
+    gap = float(height[by_height[k]] - height[by_height[k - 1]])
+    spread = max(
+        float(height[by_height[k - 1]] - height[by_height[0]]),
+        float(height[by_height[-1]] - height[by_height[k]]),
+    )
+    alternate = all((a in low) != (b in low) for a, b in itertools.pairwise(order))
+    if not alternate or gap <= settings.STAGGER_GAP * spread or gap < settings.STAGGER_MIN:
+        return None
+    return [i for i in order if i in low], [i for i in order if i in high]
 
 
 def _five_to_the_end(line: Sequence[int], face_down: Sequence[bool]) -> list[int] | None:
@@ -314,6 +366,29 @@ def _five_to_the_end(line: Sequence[int], face_down: Sequence[bool]) -> list[int
             part = seq[start : start + n]
             if start >= 0 and [bool(face_down[k]) for k in part] == wall:
                 return part[::-1] if back else part
+    return None
+
+
+def _between_stacks(line: Sequence[int], face_down: Sequence[bool]) -> list[int] | None:
+    """The stretch of a line (sorted along) from its first face-down tile to its last, when
+    it holds between one and five face-up tiles and more tiles than that (a dead wall's
+    stacks with its indicators between them; the line's face-up tiles past them are
+    discards lying on beyond its ends); None otherwise.
+
+    >>> _between_stacks([0, 1, 2, 3, 4, 5, 6, 7], [1, 1, 0, 1, 1, 1, 1, 0])
+    [0, 1, 2, 3, 4, 5, 6]
+    >>> _between_stacks([0, 1, 2, 3], [1, 0, 0, 1]) is None  # no more tiles than five
+    True
+    >>> _between_stacks([0, 1, 2, 3, 4, 5, 6], [0, 1, 1, 1, 1, 1, 1]) is None  # none between
+    True
+    """
+    down = [n for n, k in enumerate(line) if face_down[k]]
+    if not down:
+        return None
+    inner = list(line[down[0] : down[-1] + 1])
+    ups = sum(not face_down[k] for k in inner)
+    if 0 < ups <= settings.MAX_INDICATORS < len(inner):
+        return inner
     return None
 
 

@@ -343,6 +343,30 @@ RUN_LINES_FIVE_AT_END = True
 #: 770013-16 the same.
 RUN_LINES_FIVE_PAST_END = True
 
+#: ... or, within a line whose ends are not both face down, the stretch from its first
+#: face-down tile to its last holding up to five face-up tiles (a dead wall seen from low down
+#: on one line with discards lying past its end stacks): that stretch leaves the block, the
+#: tiles past it stay. False: such a line stays in the block. Study seeds 1001-1016 (true
+#: boxes) +4 -0 with the two rules below (7446 -> 7452 of 7619 for the three), no silent one;
+#: check seeds 770013-16 the same (1875 of 1918).
+RUN_LINES_BETWEEN_STACKS = True
+
+#: A group linked on one line (no two tiles side by side across the table) holding a dead
+#: wall's two stacks and five indicators with discards past them: the wall leaves it (as in a
+#: line split out of a block). False: the group is one run, its six face-up tiles discards.
+#: Study seeds +1 -0 (1016/192), check seeds the same.
+RUN_ONE_LINE_FIVE = True
+
+#: A group linked on one line whose tiles alternate between two rows of as many face-up tiles
+#: (two to five), the rows' heights apart by more than STAGGER_GAP times either row's spread
+#: and at least STAGGER_MIN flat tile depths: dora and their ura just beyond, seen from low
+#: down and from one side, each row its own run. False: one run of up to ten tiles. Study
+#: seeds +1 -0 (1002/129), check seeds the same; the two thresholds were set from that scene,
+#: not swept.
+RUN_STAGGERED_ROWS = True
+STAGGER_GAP = 2.0
+STAGGER_MIN = 0.04
+
 #: Dora read on such a line are named ``possible_indicators``: from so low, discards lying by
 #: a wall make the same line. False: no warning.
 BLOCK_DORA_DOUBTED = True
