@@ -264,20 +264,22 @@ def _split_into_lines(
         rest: list[int] = []
         for line in lines.values():
             line.sort(key=lambda k: along[k])
-            ups = sum(not face_down[k] for k in line)
             # A dead wall's indicators lie between its face-down stacks (the third from its
             # end, kan dora beside it): face-up tiles at a line's end are discards by a wall.
-            walled = (face_down[line[0]] and face_down[line[-1]]) or not settings.RUN_LINES_WALLED
-            if not settings.RUN_LINES_DEAD_WALL or (
-                0 < ups <= settings.MAX_INDICATORS < len(line) and walled
-            ):
+            inner = _between_stacks(line, face_down)
+            if settings.RUN_LINES_WALLED:
+                dead_wall = inner == line
+            else:
+                ups = sum(not face_down[k] for k in line)
+                dead_wall = 0 < ups <= settings.MAX_INDICATORS < len(line)
+            if not settings.RUN_LINES_DEAD_WALL or dead_wall:
                 out.append((line, True))
                 continue
             # ... save when all five are turned (four kans): they fill the wall from its third
             # stack to its last, after two face-down stacks (tiles beyond those: discards).
             wall = _five_to_the_end(line, face_down)
             if wall is None and settings.RUN_LINES_BETWEEN_STACKS:
-                wall = _between_stacks(line, face_down)
+                wall = inner  # ... or with discards lying on past its end stacks
             if wall is not None:
                 out.append((wall, True))
                 rest.extend(k for k in line if k not in wall)
@@ -373,7 +375,8 @@ def _between_stacks(line: Sequence[int], face_down: Sequence[bool]) -> list[int]
     """The stretch of a line (sorted along) from its first face-down tile to its last, when
     it holds between one and five face-up tiles and more tiles than that (a dead wall's
     stacks with its indicators between them; the line's face-up tiles past them are
-    discards lying on beyond its ends); None otherwise.
+    discards lying on beyond its ends); None otherwise. The whole line when both its ends
+    are face down: the wall the line is.
 
     >>> _between_stacks([0, 1, 2, 3, 4, 5, 6, 7], [1, 1, 0, 1, 1, 1, 1, 0])
     [0, 1, 2, 3, 4, 5, 6]

@@ -353,7 +353,7 @@ RUN_LINES_BETWEEN_STACKS = True
 
 #: A group linked on one line (no two tiles side by side across the table) holding a dead
 #: wall's two stacks and five indicators with discards past them: the wall leaves it (as in a
-#: line split out of a block). False: the group is one run, its six face-up tiles discards.
+#: line split out of a block). False: the group is one run, its face-up tiles discards.
 #: Study seeds +1 -0 (1016/192), check seeds the same.
 RUN_ONE_LINE_FIVE = True
 
