@@ -381,6 +381,9 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
 
 #: Fixtures that a later rule also reads right: that rule is off when testing the first.
 ALSO_OFF: dict[str, dict[str, Any]] = {
+    # the dora are the nearest face-up tiles, well short of the rest: FAR_NEAREST_CLEAR reads
+    # them beyond the reach too
+    "standing_indicators_beyond": {"FAR_NEAREST_CLEAR": float("inf")},
     # the hand has a daiminkan: no ura beside an open hand
     "river_end_not_ura": {"URA_NEEDS_CLOSED_HAND": False},
     # the short row lies less than half a depth from the row above: one block of discards
@@ -487,6 +490,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("dead_wall_between_stacks_discards_past_it", "RUN_LINES_BETWEEN_STACKS", False),
         ("dead_wall_five_on_one_line_with_discards", "RUN_ONE_LINE_FIVE", False),
         ("dora_and_ura_staggered_one_line", "RUN_STAGGERED_ROWS", False),
+        ("dora_nearest_apart_beyond_reach", "FAR_NEAREST_CLEAR", float("inf")),
+        ("dora_side_tells_reading", "SIDE_BY_INDICATORS", 0.0),
+        ("dora_and_ura_beside_beyond_reach", "FAR_NEAREST_BESIDE", 0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

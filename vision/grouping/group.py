@@ -42,6 +42,32 @@ def group_detections(
         return _group(detections, width=width, height=height)
 
 
+def _indicators_side(
+    candidates: list[Grouping],
+) -> tuple[list[Grouping], list[GroupingWarning]]:
+    """The best reading, or the same hand read the other way round when that reading finds
+    the dora indicators on its far side and the best finds none (see
+    :data:`~vision.grouping.settings.SIDE_BY_INDICATORS`): where both directions give one
+    hand, the indicators are what tells the player's side."""
+    best = candidates[0]
+    margin = settings.SIDE_BY_INDICATORS
+    if margin <= 0 or best.dora or best.hand() is None:
+        return candidates, []
+    for g in candidates[1:]:
+        if g.penalty > best.penalty + margin:
+            break
+        if g.reading != best.reading and g.dora and g.key()[:3] == best.key()[:3]:
+            return [g, *(c for c in candidates if c is not g)], [
+                GroupingWarning(
+                    "possible_indicators",
+                    "the hand reads the same both ways round: the way with the dora indicators "
+                    "beyond it (away from the player) was taken",
+                    g.dora,
+                )
+            ]
+    return candidates, []
+
+
 def _group(detections: Sequence[Detection], *, width: float, height: float) -> GroupingResult:
     dets = _normalise(detections)
     names = tuple(d.tile for d in dets)
@@ -124,6 +150,8 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         # The row read without a tile may show another out of place (a dead wall lying on
         # the hand's line: its indicator off the line, then a face-down tile at the end).
         droppable = _droppable(best, members, dets)
+    candidates, side_warnings = _indicators_side(candidates)
+    row_warnings = [*row_warnings, *side_warnings]
     # Dora indicators cut by the photo's edge (only here is the frame's size known).
     candidates = [_cut_by_frame(g, dets, width, height) for g in candidates]
     best = candidates[0]

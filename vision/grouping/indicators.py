@@ -521,6 +521,27 @@ def _indicator_bands(
 
     face_up_runs = [o for o in runs if o.face_up]
     face_up_total = sum(len(o.face_up) for o in face_up_runs)
+
+    def clear_beyond(run: _Run, besides: Sequence[_Run] = ()) -> float:
+        """How far (depths) the next face-up run lies beyond ``run``; minus infinity when one
+        lies no further than it (``run`` is not the nearest), infinity when none. A run just
+        above it of as many tiles starting where it starts (its ura), and ``besides`` (runs
+        level with it), do not count."""
+        rises = [
+            o.height - run.height
+            for o in face_up_runs
+            if o is not run
+            and not any(o is b for b in besides)
+            and not (
+                len(o.face_up) == len(run.face_up) == len(o.dets)
+                and abs(o.start - run.start) < settings.URA_ALIGN
+                and 0 < o.height - run.height < settings.URA_REACH
+            )
+        ]
+        if any(r <= 0 for r in rises):
+            return -math.inf
+        return min(rises, default=math.inf)
+
     span = geo.positions * float(np.sign(np.array([-up[1], up[0]]) @ np.array(geo.direction)))
     span_lo, span_hi = float(span.min() / geo.unit), float(span.max() / geo.unit)
 
@@ -682,26 +703,40 @@ def _indicator_bands(
                 )
             ]
             lone = [r for r in far if len(r.dets) == len(r.face_up)]
+            nearest = min(lone, key=lambda r: r.height) if lone else None
+            # runs level with it beside it (dora and ura laid side by side): the left is the dora
+            beside = [r for r in lone if r is not nearest and level_with(r, nearest)]
             if (
                 settings.FAR_LONE_RUN
-                and len(lone) == 1
-                and len(lone[0].face_up) == face_up_total
-                and not _dead_wall(lone[0])
-                and not behind_wall(lone[0])
+                and nearest is not None
+                and (
+                    (len(lone) == 1 and len(nearest.face_up) == face_up_total)
+                    or (
+                        # five would need four kans called: a river's first row, more likely
+                        all(len(r.face_up) < settings.MAX_INDICATORS for r in (nearest, *beside))
+                        and len(beside) <= settings.FAR_NEAREST_BESIDE
+                        and clear_beyond(nearest, beside) > settings.FAR_NEAREST_CLEAR
+                    )
+                )
+                and not _dead_wall(nearest)
+                and not behind_wall(nearest)
             ):
-                # The only face-up tiles above the hand, a short run just beyond the reach
+                # The only face-up tiles above the hand (or the nearest, the rest well beyond
+                # them: FAR_NEAREST_CLEAR), a short run just beyond the reach
                 # (the hand's depth, standing tiles seen from low down, understates how far
                 # flat tiles lie): nothing else there to be the indicators. Named. Beyond a
                 # player's wall it stays a discard (the wall stands between it and the hand).
+                level = [nearest, *beside] if len(lone) > 1 else [nearest]
                 return (
-                    lone[0],
-                    [lone[0]],
+                    min(level, key=lambda r: r.start),
+                    level,
                     [
                         GroupingWarning(
                             "possible_indicators",
-                            "the only face-up tiles above the hand lie a little beyond the reach "
-                            "of indicators: they are read as the dora indicators",
-                            lone[0].face_up,
+                            "the nearest face-up tiles above the hand, well short of any others, "
+                            "lie a little beyond the reach of indicators: they are read as the "
+                            "dora indicators",
+                            tuple(i for r in level for i in r.face_up),
                         )
                     ],
                 )

@@ -149,6 +149,22 @@ FAR_INDICATOR_REACH = 5.5
 #: above a standing hand, nothing else face up, read as none). False: never read.
 FAR_LONE_RUN = True
 
+#: ... or when that short run (one to four face-up tiles alone, no wall between it and the
+#: hand) is the nearest face-up run above the hand and every other lies more than this many
+#: depths beyond it (an ura row on it aside): laid apart from the rest, as indicators are;
+#: named. Five are left out: a river's first row, more likely than four kans. Study seeds
+#: 1001-1016 (true boxes) +3 -0 (1002/496: two dora 4.0 depths above a standing hand, the
+#: river 2.7 further), check seeds 770013-16 +2 -0; with five allowed, study 1005/423 was
+#: lost (a river's first row of five read as dora). Infinite: only the lone run above.
+FAR_NEAREST_CLEAR = 1.5
+
+#: ... with up to this many runs level with it and beside it (dora and their ura laid side by
+#: side: the left run is the dora), the rest beyond all of them. Study seeds +1 -0 (1007/472:
+#: three dora and three ura side by side 4.3 depths above the hand, read as none) and one more
+#: right beside FAR_NEAREST_CLEAR's figures (1005/423: the limit of four tiles); check seeds
+#: the same. 0: that run alone.
+FAR_NEAREST_BESIDE = 1
+
 URA_REACH = 2.0
 
 #: Distances above the hand are measured in the hand tiles' depth, or in this share of the
@@ -545,6 +561,14 @@ STACK_ON_UPRIGHT = True
 KAKAN_SAME_KIND = True
 
 P_WRONG_SIDE = 1.2
+
+#: When the best reading finds no dora indicators and the same hand read the other way round
+#: (concealed tiles, winning tile and melds alike: a hand without calls) finds them on its far
+#: side at a penalty at most this much higher, that reading is taken, named
+#: ``possible_indicators``. Study seeds 1001-1016 (true boxes) +3 -0 (1003/099: seen from
+#: above near 45 degrees, a sideways judgement turned the reading with the dora the other
+#: way round, the dora then on the player's side: 0.95 dearer), check seeds +2 -0. 0: off.
+SIDE_BY_INDICATORS = 2.0
 
 #: Per indicator band seen only below the hand (the reading is upside down), in P_WRONG_SIDE.
 P_BAND_SIDE = 1.0
