@@ -565,10 +565,11 @@ P_WRONG_SIDE = 1.2
 #: When the best reading finds no dora indicators and the same hand read the other way round
 #: (concealed tiles, winning tile and melds alike: a hand without calls) finds them on its far
 #: side at a penalty at most this much higher, that reading is taken, named
-#: ``possible_indicators``. Study seeds 1001-1016 (true boxes) +3 -0 (1003/099: seen from
-#: above near 45 degrees, a sideways judgement turned the reading with the dora the other
-#: way round, the dora then on the player's side: 0.95 dearer), check seeds +2 -0. 0: off.
-SIDE_BY_INDICATORS = 2.0
+#: ``possible_indicators``. Study seeds 1001-1016 (true boxes) at 2.0: +3 -0 (1003/099: seen
+#: from above near 45 degrees, a sideways judgement turned the reading with the dora the
+#: other way round, the dora then on the player's side: 0.95 dearer), check seeds +2 -0; at
+#: 3.5 one more (1005/404, 2.95 dearer: two sideways judgements), none lost. 0: off.
+SIDE_BY_INDICATORS = 3.5
 
 #: Per indicator band seen only below the hand (the reading is upside down), in P_WRONG_SIDE.
 P_BAND_SIDE = 1.0
