@@ -726,7 +726,7 @@ def _indicator_bands(
                 # (the hand's depth, standing tiles seen from low down, understates how far
                 # flat tiles lie): nothing else there to be the indicators. Named. Beyond a
                 # player's wall it stays a discard (the wall stands between it and the hand).
-                level = [nearest, *beside] if len(lone) > 1 else [nearest]
+                level = [nearest, *beside]  # beside is empty for the lone run
                 return (
                     min(level, key=lambda r: r.start),
                     level,

@@ -160,8 +160,7 @@ FAR_NEAREST_CLEAR = 1.5
 
 #: ... with up to this many runs level with it and beside it (dora and their ura laid side by
 #: side: the left run is the dora), the rest beyond all of them. Study seeds +1 -0 (1007/472:
-#: three dora and three ura side by side 4.3 depths above the hand, read as none) and one more
-#: right beside FAR_NEAREST_CLEAR's figures (1005/423: the limit of four tiles); check seeds
+#: three dora and three ura side by side 4.3 depths above the hand, read as none); check seeds
 #: the same. 0: that run alone.
 FAR_NEAREST_BESIDE = 1
 
