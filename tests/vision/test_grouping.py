@@ -399,6 +399,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         "MAX_FLIPS": 4,
         "GAP_GROUP_CHI_FIRST": False,
         "GAP_GROUP_PON_SWEEP": False,
+        # a reading that leaves a wide gap among the concealed tiles costs more (WIDE_GAP)
+        "WIDE_GAP": float("inf"),
     },
     "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
     # ... and the chi's sideways tile turned with its first (CHI_FIRST_SWAP) reads it too
@@ -423,6 +425,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "two_chis_after_gap_called_first": {"GAP_GROUP_PON_SWEEP": False},
     # the chis' called tiles turned first once the melds appear (CHI_SWAP_AFTER_TURNS) too
     "three_melds_after_gap_chi_called_first": {"CHI_SWAP_AFTER_TURNS": False},
+    # the melds' tiles read as concealed leave wide gaps among them, dearer since WIDE_GAP
+    "melds_at_near_end_pitch_by_size": {"WIDE_GAP": float("inf")},
+    "pon_at_near_end_low_view_pitch_by_size": {"WIDE_GAP": float("inf")},
     # the learned ura scorer also reads these ura (it has its own fixtures)
     "ura_above_dora_sheared": {"URA_SCORER_OVERRIDE": 0.0},
     "ura_just_above_dora_low_view": {"URA_SCORER_OVERRIDE": 0.0},
@@ -493,6 +498,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("dora_nearest_apart_beyond_reach", "FAR_NEAREST_CLEAR", float("inf")),
         ("dora_side_tells_reading", "SIDE_BY_INDICATORS", 0.0),
         ("dora_and_ura_beside_beyond_reach", "FAR_NEAREST_BESIDE", 0),
+        ("closed_hand_wide_gap_sets_win_apart", "WIDE_GAP", float("inf")),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

@@ -310,11 +310,12 @@ def _finish(
     if win is not None and win.face_down:
         down.append(win.det)
     # Gaps inside the concealed part: the only expected one sets the winning tile apart.
-    inside = [
-        t.det
+    apart = [
+        t
         for k, t in enumerate(prefix)
         if k > 0 and t.gap_before > settings.GAP and t is not win and prefix[k - 1] is not win
     ]
+    inside = [t.det for t in apart]
     # Tiles the layout leaves unexplained: each costs its penalty and is named.
     unexplained = (
         (
@@ -346,6 +347,9 @@ def _finish(
         if found:
             penalty += cost * len(found)
             warnings.append(GroupingWarning(code, message, tuple(found)))
+    # Of those gaps, the wide ones cost more (named by the same warning): see WIDE_GAP.
+    wide = sum(t.gap_before > settings.WIDE_GAP for t in apart)
+    penalty += (settings.P_WIDE_GAP_IN_CONCEALED - settings.P_GAP_IN_CONCEALED) * wide
     kans = sum(len(m.tiles) == 4 for m in melds)
     count = len(concealed) + (win is not None) + 3 * len(melds) + kans
     expected = 14 + kans

@@ -532,6 +532,15 @@ P_GAP_IN_MELD = 1.5
 
 P_GAP_IN_CONCEALED = 1.0
 
+#: A gap among the concealed tiles of this share of a tile or more costs more than a slight
+#: one: a slight gap is often the pitch misjudged under perspective, a wide one is likelier
+#: the winning tile's, so a reading that leaves it unexplained is the worse one (study seeds,
+#: true boxes: +8 -1, check seeds +4 -1; 0.3 also broke the fixture
+#: melds_at_near_end_pitch_by_size, 2.0 for the wide ones lost five study hands).
+WIDE_GAP = 0.4
+
+P_WIDE_GAP_IN_CONCEALED = 1.5
+
 P_NO_GAP_BEFORE_MELD = 0.4
 
 P_CHI_NOT_LEFT = 2.5
