@@ -499,6 +499,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("dora_side_tells_reading", "SIDE_BY_INDICATORS", 0.0),
         ("dora_and_ura_beside_beyond_reach", "FAR_NEAREST_BESIDE", 0),
         ("closed_hand_wide_gap_sets_win_apart", "WIDE_GAP", float("inf")),
+        ("dora_steep_side_view_linked_by_extent", "EXTENT_LINK", 0.0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

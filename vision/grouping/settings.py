@@ -273,6 +273,14 @@ URA_SPLIT_LONG = True
 #: run together 1.08 and up, 10 runs). 99: off.
 URA_PAIR_GAP = 1.06
 
+#: Tiles above the hand, level with each other, also link into one run when their centres
+#: step less than this share of their boxes' mean extent along the hand (boxes overlapping:
+#: touching tiles) however far apart they lie in hand tile widths: seen from the side and
+#: low down, touching dora step 1.3-1.6 of the hand's widths (study 1015/044: three dora
+#: read as one, an ura beside it and a lost tile). Study seeds +6 -0, check seeds +4 -1
+#: (true boxes); only 0.6 was tried. 0: off.
+EXTENT_LINK = 0.6
+
 #: Two dora read in one run (ura allowed, none read) whose centre step exceeds the median
 #: step of the other face-up runs above the hand by this ratio are named ``possible_ura``
 #: (warning only: tuning seeds 770009 and 770011, a dora and its ura linked into one run,
