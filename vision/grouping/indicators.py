@@ -156,12 +156,13 @@ def _runs_above(
     scale = np.maximum(1.0, (sizes[a] + sizes[b]) / 2 / hand_size)
     # Side by side on one line: one tile right on top of another (an ura on its dora,
     # seen from low down) is no neighbour.
-    step = np.abs(along[a] - along[b]) * 2 * hand_size / (sizes[a] + sizes[b])
+    distance = np.abs(along[a] - along[b])
+    step = distance * 2 * hand_size / (sizes[a] + sizes[b])
     # ... or boxes overlapping along the hand, whatever their size says (EXTENT_LINK).
-    overlap = np.abs(along[a] - along[b]) * 2 / np.maximum(extent[a] + extent[b], 1e-6)
+    overlap = distance * 2 / np.maximum(extent[a] + extent[b], 1e-6)
     linked = (
         (np.abs(height[a] - height[b]) < 0.2)
-        & ((np.abs(along[a] - along[b]) < 1.25 * scale) | (overlap < settings.EXTENT_LINK))
+        & ((distance < 1.25 * scale) | (overlap < settings.EXTENT_LINK))
         & (step > settings.RUN_MIN_STEP)
     )
     links = (a[linked].tolist(), b[linked].tolist())
