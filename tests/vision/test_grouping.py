@@ -425,8 +425,9 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "two_chis_after_gap_called_first": {"GAP_GROUP_PON_SWEEP": False},
     # the chis' called tiles turned first once the melds appear (CHI_SWAP_AFTER_TURNS) too
     "three_melds_after_gap_chi_called_first": {"CHI_SWAP_AFTER_TURNS": False},
-    # the melds' tiles read as concealed leave wide gaps among them, dearer since WIDE_GAP
-    "melds_at_near_end_pitch_by_size": {"WIDE_GAP": float("inf")},
+    # the melds' tiles read as concealed leave wide gaps among them, dearer since WIDE_GAP;
+    # the near-edge offsets at EDGE_FLIP 1.3 turn its called tiles too
+    "melds_at_near_end_pitch_by_size": {"WIDE_GAP": float("inf"), "EDGE_FLIP": 0.4},
     "pon_at_near_end_low_view_pitch_by_size": {"WIDE_GAP": float("inf")},
     # the learned ura scorer also reads these ura (it has its own fixtures)
     "ura_above_dora_sheared": {"URA_SCORER_OVERRIDE": 0.0},
@@ -500,6 +501,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("dora_and_ura_beside_beyond_reach", "FAR_NEAREST_BESIDE", 0),
         ("closed_hand_wide_gap_sets_win_apart", "WIDE_GAP", float("inf")),
         ("dora_steep_side_view_linked_by_extent", "EXTENT_LINK", 0.0),
+        ("pon_called_tile_low_view_by_near_edge", "EDGE_FLIP", 0.4),
+        ("chis_side_view_called_tiles_by_near_edge", "EDGE_FLIP", 0.4),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

@@ -213,7 +213,14 @@ def _near_edges(geo: RowGeometry) -> np.ndarray | None:
     a doubtful tile weighs it (:data:`EDGE_FLIP`; rows the box shapes judge), else None."""
     if not settings.EDGE_FLIP or not geo.conditioned or not geo.doubtful_sideways:
         return None
-    return _near_edge_offsets(geo.positions, geo.offsets, geo.parts)
+    edge = _near_edge_offsets(geo.positions, geo.offsets, geo.parts)
+    # A tile of a section under three has no neighbours to measure against (its offset reads
+    # 0, as an upright tile's would): no evidence either way (a split before a meld's last two
+    # tiles would otherwise price their turns as against the offset).
+    for part in geo.parts:
+        if len(part) < 3:
+            edge[part] = np.nan
+    return edge
 
 
 def _flip_cost(
@@ -229,9 +236,14 @@ def _flip_cost(
     ...     np.ones(2), 1.0, (1.0, 0.0), (0.0, 0.0), True, (np.arange(2),))
     >>> edge = np.array([0.14, 0.0])
     >>> round(_flip_cost(geo, edge, [7], 1), 3), round(_flip_cost(geo, edge, [7], -1), 3)
-    (0.1, 0.9)
+    (-0.8, 1.8)
     >>> round(_flip_cost(geo, edge, [7, 8], 1), 3), _flip_cost(geo, None, [7, 8], 1)
-    (0.2, 1.0)
+    (-1.6, 1.0)
+    >>> _flip_cost(geo, np.array([np.nan, 0.0]), [7], 1)  # no offset measured: no evidence
+    0.5
+
+    Where the offset speaks for the turn more strongly than P_DOUBT_FLIP costs, the turn is
+    rewarded (:data:`EDGE_FLIP` above P_DOUBT_FLIP): the box shape barely judged the tile.
     """
     flips = [m for m in flips if m in geo.members]  # an added kan's tile is no row tile
     cost = settings.P_DOUBT_FLIP * len(flips)
@@ -240,6 +252,8 @@ def _flip_cost(
     mid = settings.EDGE_SIDEWAYS / 2
     for m in flips:
         k = geo.members.index(m)
+        if np.isnan(edge[k]):
+            continue
         towards_sideways = (float(edge[k]) * reading - mid) / mid
         support = towards_sideways if not geo.sideways[k] else -towards_sideways
         cost -= settings.EDGE_FLIP * max(-1.0, min(1.0, support))

@@ -611,8 +611,15 @@ SIDE_GAP_PAIRS = True
 #: offset speaks for the turn, and as much more where it speaks against it (the offset
 #: measured from EDGE_SIDEWAYS / 2, in units of it; rows the box shapes can judge): between
 #: readings that explain the layout equally well, the tiles lying as sideways tiles lie
-#: decide which are the called ones (0: off).
-EDGE_FLIP = 0.4
+#: decide which are the called ones (0: off). Above P_DOUBT_FLIP, a tile whose offset clearly
+#: speaks for the turn is turned even where that costs nothing else: a doubtful judgement is
+#: one the box shape barely makes, and from low down or at an angle a flat meld's boxes are
+#: all alike while the offset still shows. 0.4 until the twenty-eighth session; study seeds
+#: 1001-1016 (true boxes) at 0.6 / 0.8 / 1.0 / 1.3: +3 -0 / +5 -0 / +7 -0 / +11 -1, check
+#: seeds 770013-16 +0 -0 / +1 -1 / +2 -1 / +2 -1 (fixtures pon_called_tile_low_view_by_near_edge,
+#: study 1008/317, and chis_side_view_called_tiles_by_near_edge, 1003/048; a tile of a
+#: section under three tiles has no offset and weighs nothing, doubts._near_edges).
+EDGE_FLIP = 1.3
 
 #: At most this many doubtful sideways judgements are taken the other way together, chosen
 #: among this many nearest the threshold (side views of messily laid rows hold 10 or more
