@@ -213,14 +213,10 @@ def _near_edges(geo: RowGeometry) -> np.ndarray | None:
     a doubtful tile weighs it (:data:`EDGE_FLIP`; rows the box shapes judge), else None."""
     if not settings.EDGE_FLIP or not geo.conditioned or not geo.doubtful_sideways:
         return None
-    edge = _near_edge_offsets(geo.positions, geo.offsets, geo.parts)
-    # A tile of a section under three has no neighbours to measure against (its offset reads
-    # 0, as an upright tile's would): no evidence either way (a split before a meld's last two
-    # tiles would otherwise price their turns as against the offset).
-    for part in geo.parts:
-        if len(part) < 3:
-            edge[part] = np.nan
-    return edge
+    # A tile with no offset measured (a section under three) is no evidence either way: read
+    # as 0, an upright tile's, a split before a meld's last two tiles would price their turns
+    # as against the offset.
+    return _near_edge_offsets(geo.positions, geo.offsets, geo.parts, unmeasured=np.nan)
 
 
 def _flip_cost(

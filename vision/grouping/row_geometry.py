@@ -283,17 +283,20 @@ def _spacing_veto(
     return judged & ~tight, np.where(tight, 0.0, margin)
 
 
-def _near_edge_offsets(pos: np.ndarray, off: np.ndarray, parts: Sequence[np.ndarray]) -> np.ndarray:
+def _near_edge_offsets(
+    pos: np.ndarray, off: np.ndarray, parts: Sequence[np.ndarray], unmeasured: float = 0.0
+) -> np.ndarray:
     """Each tile's offset across the row from its neighbours' (the median of the four
     nearest in its own section: standing and flat tiles lie on different lines), in pitches
     of the row. Players line up the near edges of a row's tiles, so a sideways tile's
     centre sits (1.34 - 1) / 2 = 0.17 pitch nearer the player than its upright neighbours'
-    (measured on generated scenes: median 0.14-0.16, upright tiles within 0.05 in 95%)."""
+    (measured on generated scenes: median 0.14-0.16, upright tiles within 0.05 in 95%).
+    A tile of a section under three has no neighbours to measure against: ``unmeasured``."""
     pitch = float(np.median(np.diff(pos))) if len(pos) > 1 else 1.0
     local = np.full(len(pos), pitch)
     if len(pos) >= 4:
         local = _local_pitch(pos, np.zeros(len(pos), dtype=bool))
-    out = np.zeros(len(pos))
+    out = np.full(len(pos), unmeasured)
     for part in parts:
         for k in part:
             others = part[part != k]
