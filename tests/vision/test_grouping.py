@@ -411,13 +411,17 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "diagonal_row_chi_by_offset": {"SAME_HAND_TURNS": False},
     "diagonal_row_sideways_win_and_pon": {"SAME_HAND_TURNS": False},
     # the last tiles judged sideways are crowded: their doubts also read the pon of like tiles
-    "standing_unlike_pon": {"DOUBT_NEAR_STEP": 0},
+    # ... and a winning tile after the melds, as it costs since P_WIN_AFTER_MELDS 0.8, reads
+    # the pon's mismatched reading dearer too
+    "standing_unlike_pon": {"DOUBT_NEAR_STEP": 0, "P_WIN_AFTER_MELDS": 0.3},
     # a row near 45 degrees: its end tile's doubt (END_DOUBT_DIAGONAL) also reads it right
     "standing_cut_where_depth_changes_side": {"END_DOUBT_DIAGONAL": 0},
     # the two called tiles follow a gap: turned together by GAP_GROUP_CHAIN too
     "two_called_tiles_near_threshold": {"GAP_GROUP_CHAIN": False},
     # both melds' called tiles are turned together: the search stays on
     "two_melds_in_steep_perspective": {"MAX_FLIPS": 4},
+    # the chi is read only once its first tile is turned sideways: the search stays on
+    "closed_hand_win_tile_apart_not_after_chi": {"MAX_FLIPS": 4},
     # the pon after the cut's gap is also read with its other tiles as the called one
     "standing_cut_where_depth_changes": {"GAP_GROUP_PON_SWEEP": False},
     # with the chis' first tiles not taken, the sweep tries each of their tiles as the called
@@ -503,6 +507,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("dora_steep_side_view_linked_by_extent", "EXTENT_LINK", 0.0),
         ("pon_called_tile_low_view_by_near_edge", "EDGE_FLIP", 0.4),
         ("chis_side_view_called_tiles_by_near_edge", "EDGE_FLIP", 0.4),
+        ("closed_hand_win_tile_apart_not_after_chi", "P_WIN_AFTER_MELDS", 0.3),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(
