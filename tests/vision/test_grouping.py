@@ -508,6 +508,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("pon_called_tile_low_view_by_near_edge", "EDGE_FLIP", 0.4),
         ("chis_side_view_called_tiles_by_near_edge", "EDGE_FLIP", 0.4),
         ("closed_hand_win_tile_apart_not_after_chi", "P_WIN_AFTER_MELDS", 0.3),
+        ("closed_kan_back_claimed_by_wall", "FACE_DOWN_FILL", 0),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

@@ -98,6 +98,22 @@ def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) ->
             ):
                 members.append(i)
                 added = True
+    if settings.FACE_DOWN_FILL:
+        # Face-down tiles on the line filling a hole between its tiles: a closed kan's backs,
+        # which a wall lying just behind the hand can claim for its own row (at the row's
+        # ends face-down tiles stay out: a wall running on from the hand).
+        pos = (centres[members] - origin) @ d
+        for i in range(len(dets)):
+            if i in members or not dets[i].face_down:
+                continue
+            rel = centres[i] - origin
+            p = float(rel @ d)
+            if (
+                abs(rel @ normal) < 0.3 * size
+                and pos.min() < p < pos.max()
+                and float(np.abs(pos - p).min()) > settings.FACE_DOWN_FILL * pitch
+            ):
+                members.append(i)
     return _unstack(members, centres, sizes, xyxy)
 
 

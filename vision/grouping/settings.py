@@ -690,3 +690,10 @@ DEFAULT_CONTEXT: dict[str, Any] = {
 }
 
 DIRECTIONS = ("left", "across", "right")
+
+#: A face-down tile on the hand row's line, between two of its tiles and further than this
+#: many pitches from each of them (a hole in the row), joins the row: a closed kan's backs
+#: claimed by a wall just behind the hand (study 1014/318: one of an ankan's two backs in
+#: the wall's row, the hand read as none). Study seeds 1001-1016 +2 -0, check seeds +0 -0
+#: (true boxes); damaged boxes unchanged. 0: off.
+FACE_DOWN_FILL = 0.5
