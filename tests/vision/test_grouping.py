@@ -422,6 +422,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "two_melds_in_steep_perspective": {"MAX_FLIPS": 4},
     # the chi is read only once its first tile is turned sideways: the search stays on
     "closed_hand_win_tile_apart_not_after_chi": {"MAX_FLIPS": 4},
+    # the wall's backs at both ends are also left out by the last resort of BACKS_INTERLEAVED
+    "wall_tiles_at_both_ends_of_hand": {"BACKS_INTERLEAVED": 0},
     # the pon after the cut's gap is also read with its other tiles as the called one
     "standing_cut_where_depth_changes": {"GAP_GROUP_PON_SWEEP": False},
     # with the chis' first tiles not taken, the sweep tries each of their tiles as the called

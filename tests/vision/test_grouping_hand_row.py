@@ -12,6 +12,8 @@ import pytest
 from tests.vision.grouping_fixtures import OUT
 from vision.api import group
 from vision.grouping import settings
+from vision.grouping.hand_row import _without_interleaved_backs
+from vision.grouping.values import Detection
 
 #: Fixtures of their own folder: some read right with a warning (a joined tile, a winning
 #: tile assumed), which the clean fixtures of ``OUT`` must not carry; one reads wrong with
@@ -51,6 +53,7 @@ def _fixture(name: str) -> dict[str, Any]:
         ("closed_hand_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
         ("standing_end_tile_not_sideways", "END_DOUBT_MARGIN", 0),
         ("sideways_turn_reads_same_hand_cheaper", "SAME_HAND_TURNS", False),
+        ("hand_behind_wall_backs_on_its_line", "BACKS_INTERLEAVED", 0),
     ],
 )
 def test_rule_reads_its_fixture(
@@ -173,3 +176,36 @@ def test_pitch_past_the_measured_pairs_follows_the_tiles_size(
     # the largest measured), growing towards the larger tiles, at most 1.6 times the last.
     assert 55.0 < grown[-1] <= 50.0 * 1.6
     assert grown[-3] < grown[-2] < grown[-1]
+
+
+def test_a_wall_on_the_hands_line_is_left_out_and_named() -> None:
+    """The backs read as a wall on the hand's line are named (``backs_left_out``): a hand
+    read without tiles the photo shows on its line is never silent."""
+    data = _fixture("hand_behind_wall_backs_on_its_line")
+    out = group(data["request"])
+    warning = next(w for w in out["warnings"] if w["code"] == "backs_left_out")
+    assert warning["tiles"] and set(warning["tiles"]) == {"x"}  # face-down, as the API names them
+
+
+def _row(places: list[tuple[float, bool]]) -> tuple[list[int], list[Detection]]:
+    """Tiles 40 wide at ``(x, face_down)`` on one horizontal line."""
+    dets = [Detection("back" if down else "1m", (x - 20, 100, x + 20, 150)) for x, down in places]
+    return list(range(len(dets))), dets
+
+
+def test_backs_between_the_hands_tiles_are_thinned_a_kans_are_kept() -> None:
+    """Backs half a tile along from face-up tiles a pitch apart (a wall on the line) and
+    beyond the row's end are left out; a closed kan's backs, a place of their own each
+    (between its face-up tiles or the one at its end), stay."""
+    hand = [(x * 42.0, False) for x in range(10)]
+    wall = [((x + 0.5) * 42.0, True) for x in range(-4, 12)]
+    members, dets = _row(hand + wall)
+    kept = _without_interleaved_backs(members, dets)
+    assert [dets[i].face_down for i in kept] == [False] * 10
+    # middle down: 1m x x 1m after the hand; ends down: x 1m 1m x
+    for kan in (
+        [(11 * 42.0, False), (12 * 42.0, True), (13 * 42.0, True), (14 * 42.0, False)],
+        [(11 * 42.0, True), (12 * 42.0, False), (13 * 42.0, False), (14 * 42.0, True)],
+    ):
+        members, dets = _row(hand + kan)
+        assert _without_interleaved_backs(members, dets) == members

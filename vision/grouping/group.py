@@ -19,7 +19,7 @@ from vision.grouping.doubts import (
     hand_detections,
 )
 from vision.grouping.duplicates import _merge_duplicates
-from vision.grouping.hand_row import _hand_rows, _reach_further, _read_row_splits
+from vision.grouping.hand_row import _hand_rows, _reach_further, _read_row_splits, _thinned_rows
 from vision.grouping.indicators import _cut_by_frame
 from vision.grouping.memo import sharing
 from vision.grouping.values import Detection, Grouping, GroupingResult, GroupingWarning
@@ -150,6 +150,28 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         # The row read without a tile may show another out of place (a dead wall lying on
         # the hand's line: its indicator off the line, then a face-down tile at the end).
         droppable = _droppable(best, members, dets)
+    if settings.BACKS_INTERLEAVED and best.hand() is None:
+        # No hand read, even with tiles dropped: a wall on the hand's line may have taken it
+        # (seen from low down from across the table). The rows without the wall's backs, as
+        # a last resort only (a river's row so thinned can read as a hand of discards).
+        thinned = [
+            (thin, left_out, *_read_settled(thin, dets, kept, names))
+            for thin, left_out in _thinned_rows(rows, dets, hand_rows)
+        ]
+        found = [t for t in thinned if t[2][0].hand() is not None]
+        if found:
+            members, left_out, candidates, doubts, row_warnings = min(
+                found, key=lambda t: t[2][0].penalty
+            )
+            best = candidates[0]
+            warnings.append(
+                GroupingWarning(
+                    "backs_left_out",
+                    "face-down tiles on the hand's line with no place of their own among its "
+                    "tiles (a wall just beyond the hand) were left out of it",
+                    left_out,
+                )
+            )
     candidates, side_warnings = _indicators_side(candidates)
     row_warnings = [*row_warnings, *side_warnings]
     # Dora indicators cut by the photo's edge (only here is the frame's size known).

@@ -49,6 +49,78 @@ def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[list[int]
     return [m for m in ranked[: settings.HAND_ROW_TRIES] if key(m)[0] <= 2] or ranked[:1]
 
 
+def _thinned_rows(
+    rows: Sequence[Row], dets: Sequence[Detection], tried: Sequence[list[int]]
+) -> list[tuple[list[int], tuple[int, ...]]]:
+    """The hand-sized rows that :func:`_without_interleaved_backs` thins (each joined with its
+    colinear pieces), not among ``tried``, each with the backs left out: read only when no
+    row read as a hand, since a river's row thinned of the walls on its line reads as a hand
+    of discards."""
+    seen = {frozenset(m) for m in tried}
+    out: list[tuple[list[int], tuple[int, ...]]] = []
+    for row in rows:
+        keep = set(_without_interleaved_backs(list(row.members), dets))
+        if len(keep) == len(row) or sum(not dets[i].face_down for i in keep) < 2:
+            continue
+        ks = [k for k, i in enumerate(row.members) if i in keep]
+        thin = replace(
+            row,
+            members=tuple(row.members[k] for k in ks),
+            positions=tuple(row.positions[k] for k in ks),
+            offsets=tuple(row.offsets[k] for k in ks),
+        )
+        members = _merge_colinear(thin, rows, dets)
+        n = len(members)
+        if (
+            frozenset(members) not in seen
+            and settings.HAND_SIZE[0] - 2 <= n <= settings.HAND_SIZE[1] + 2
+        ):
+            seen.add(frozenset(members))
+            out.append((members, tuple(i for i in row.members if i not in members)))
+    return out
+
+
+def _without_interleaved_backs(members: list[int], dets: Sequence[Detection]) -> list[int]:
+    """``members`` without the face-down tiles that have no place of their own among its
+    face-up tiles along the line: between two face-up neighbours with no room for a tile
+    between them (closer than :data:`BACKS_INTERLEAVED` of the face-up tiles' pitch), on a
+    face-up tile's place (within half a pitch of it), more than one place beyond them, or
+    beyond them with another back (a wall running on).
+    Seen from low down, a wall just beyond the hand falls on the hand's line, its backs half
+    a tile along from the hand's tiles; a closed kan's backs fill whole places of their own,
+    the last at most one place beyond the face-up tiles."""
+    ups = [i for i in members if not dets[i].face_down]
+    if len(ups) < 3 or len(ups) == len(members):
+        return members
+    centres = centres_of(np.array([dets[i].box for i in members], dtype=float))
+    origin, d = fit_line(centres)
+    pos = dict(zip(members, ((centres - origin) @ d).tolist(), strict=True))
+    up_pos = np.sort(np.array([pos[i] for i in ups]))
+    pitch = float(np.median(np.diff(up_pos)))
+    if pitch <= 0:
+        return members
+
+    def interleaved(p: float) -> bool:
+        if float(np.abs(up_pos - p).min()) < 0.5 * pitch:
+            return True
+        k = int(np.searchsorted(up_pos, p))
+        return (
+            0 < k < len(up_pos) and up_pos[k] - up_pos[k - 1] < settings.BACKS_INTERLEAVED * pitch
+        )
+
+    # Beyond the face-up tiles' ends, a kan's last back alone, a place on: two backs or more
+    # beyond one end are a wall running on.
+    before = [i for i in members if dets[i].face_down and pos[i] < up_pos[0]]
+    after = [i for i in members if dets[i].face_down and pos[i] > up_pos[-1]]
+    lo = up_pos[0] - (1.5 * pitch if len(before) < 2 else 0.0)
+    hi = up_pos[-1] + (1.5 * pitch if len(after) < 2 else 0.0)
+    return [
+        i
+        for i in members
+        if not dets[i].face_down or (not interleaved(pos[i]) and lo < pos[i] < hi)
+    ]
+
+
 @remembered
 def _merge_colinear(row: Row, rows: Sequence[Row], dets: Sequence[Detection]) -> list[int]:
     """The hand row plus any row lying on its line just beyond its ends (a wide meld gap)."""

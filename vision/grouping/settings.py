@@ -697,3 +697,16 @@ DIRECTIONS = ("left", "across", "right")
 #: the wall's row, the hand read as none). Study seeds 1001-1016 +2 -0, check seeds +0 -0
 #: (true boxes); damaged boxes unchanged. 0: off.
 FACE_DOWN_FILL = 0.5
+
+#: When no row reads as a hand, the rows are read again without the face-down tiles that
+#: have no place of their own among their face-up tiles: between two face-up neighbours
+#: closer than this many of their pitch (no room for a tile between them), on a face-up
+#: tile's place, more than a place beyond them, or beyond them with another back; named
+#: ``backs_left_out``. Seen from low down from across the table, a wall just beyond the hand
+#: falls on the hand's line, its backs half a tile along from the hand's tiles; a closed
+#: kan's backs fill places of their own. Only as a last resort: a river's row thinned so can
+#: read as a hand of discards (study 1002/316 did, over the true hand read after its doubts).
+#: Study seeds 1001-1016 +7 -0 (seven hands read as none, 1011/413 among them), check seeds
+#: +1 -0 (true boxes); damaged boxes: study 2224 -> 2219 wrong, check 542, silent unchanged.
+#: 0: off.
+BACKS_INTERLEAVED = 1.6
