@@ -14,6 +14,7 @@ from vision.api import group
 from vision.grouping import settings
 from vision.grouping.hand_row import _without_interleaved_backs
 from vision.grouping.values import Detection
+from vision.rows import Row
 
 #: Fixtures of their own folder: some read right with a warning (a joined tile, a winning
 #: tile assumed), which the clean fixtures of ``OUT`` must not carry; one reads wrong with
@@ -187,10 +188,13 @@ def test_a_wall_on_the_hands_line_is_left_out_and_named() -> None:
     assert warning["tiles"] and set(warning["tiles"]) == {"x"}  # face-down, as the API names them
 
 
-def _row(places: list[tuple[float, bool]]) -> tuple[list[int], list[Detection]]:
-    """Tiles 40 wide at ``(x, face_down)`` on one horizontal line."""
+def _row(places: list[tuple[float, bool]]) -> tuple[Row, list[Detection]]:
+    """Tiles 40 wide at ``(x, face_down)`` on one horizontal line, as :func:`find_rows`
+    gives it (members sorted along the line)."""
+    places = sorted(places)
     dets = [Detection("back" if down else "1m", (x - 20, 100, x + 20, 150)) for x, down in places]
-    return list(range(len(dets))), dets
+    xs = tuple(x for x, _ in places)
+    return Row(tuple(range(len(dets))), (0.0, 125.0), (1.0, 0.0), xs, (0.0,) * len(xs)), dets
 
 
 def test_backs_between_the_hands_tiles_are_thinned_a_kans_are_kept() -> None:
@@ -199,13 +203,13 @@ def test_backs_between_the_hands_tiles_are_thinned_a_kans_are_kept() -> None:
     (between its face-up tiles or the one at its end), stay."""
     hand = [(x * 42.0, False) for x in range(10)]
     wall = [((x + 0.5) * 42.0, True) for x in range(-4, 12)]
-    members, dets = _row(hand + wall)
-    kept = _without_interleaved_backs(members, dets)
+    row, dets = _row(hand + wall)
+    kept = _without_interleaved_backs(row, dets).members
     assert [dets[i].face_down for i in kept] == [False] * 10
     # middle down: 1m x x 1m after the hand; ends down: x 1m 1m x
     for kan in (
         [(11 * 42.0, False), (12 * 42.0, True), (13 * 42.0, True), (14 * 42.0, False)],
         [(11 * 42.0, True), (12 * 42.0, False), (13 * 42.0, False), (14 * 42.0, True)],
     ):
-        members, dets = _row(hand + kan)
-        assert _without_interleaved_backs(members, dets) == members
+        row, dets = _row(hand + kan)
+        assert _without_interleaved_backs(row, dets).members == row.members

@@ -59,16 +59,9 @@ def _thinned_rows(
     seen = {frozenset(m) for m in tried}
     out: list[tuple[list[int], tuple[int, ...]]] = []
     for row in rows:
-        keep = set(_without_interleaved_backs(list(row.members), dets))
-        if len(keep) == len(row) or sum(not dets[i].face_down for i in keep) < 2:
+        thin = _without_interleaved_backs(row, dets)
+        if len(thin) == len(row) or sum(not dets[i].face_down for i in thin.members) < 2:
             continue
-        ks = [k for k, i in enumerate(row.members) if i in keep]
-        thin = replace(
-            row,
-            members=tuple(row.members[k] for k in ks),
-            positions=tuple(row.positions[k] for k in ks),
-            offsets=tuple(row.offsets[k] for k in ks),
-        )
         members = _merge_colinear(thin, rows, dets)
         n = len(members)
         if (
@@ -76,29 +69,29 @@ def _thinned_rows(
             and settings.HAND_SIZE[0] - 2 <= n <= settings.HAND_SIZE[1] + 2
         ):
             seen.add(frozenset(members))
-            out.append((members, tuple(i for i in row.members if i not in members)))
+            # Named: the backs thinned out that joining the row's pieces did not bring back.
+            left_out = set(row.members) - set(thin.members) - set(members)
+            out.append((members, tuple(i for i in row.members if i in left_out)))
     return out
 
 
-def _without_interleaved_backs(members: list[int], dets: Sequence[Detection]) -> list[int]:
-    """``members`` without the face-down tiles that have no place of their own among its
-    face-up tiles along the line: between two face-up neighbours with no room for a tile
-    between them (closer than :data:`BACKS_INTERLEAVED` of the face-up tiles' pitch), on a
-    face-up tile's place (within half a pitch of it), more than one place beyond them, or
-    beyond them with another back (a wall running on).
+def _without_interleaved_backs(row: Row, dets: Sequence[Detection]) -> Row:
+    """``row`` without the face-down tiles that have no place of their own among its face-up
+    tiles along the line: between two face-up neighbours with no room for a tile between
+    them (closer than :data:`BACKS_INTERLEAVED` of the face-up tiles' pitch), on a face-up
+    tile's place (within half a pitch of it), more than one place beyond them, or beyond
+    them with another back (a wall running on).
     Seen from low down, a wall just beyond the hand falls on the hand's line, its backs half
     a tile along from the hand's tiles; a closed kan's backs fill whole places of their own,
     the last at most one place beyond the face-up tiles."""
-    ups = [i for i in members if not dets[i].face_down]
-    if len(ups) < 3 or len(ups) == len(members):
-        return members
-    centres = centres_of(np.array([dets[i].box for i in members], dtype=float))
-    origin, d = fit_line(centres)
-    pos = dict(zip(members, ((centres - origin) @ d).tolist(), strict=True))
-    up_pos = np.sort(np.array([pos[i] for i in ups]))
+    pos = np.array(row.positions)
+    down = np.array([dets[i].face_down for i in row.members], dtype=bool)
+    up_pos = np.sort(pos[~down])
+    if len(up_pos) < 3 or not down.any():
+        return row
     pitch = float(np.median(np.diff(up_pos)))
     if pitch <= 0:
-        return members
+        return row
 
     def interleaved(p: float) -> bool:
         if float(np.abs(up_pos - p).min()) < 0.5 * pitch:
@@ -110,15 +103,19 @@ def _without_interleaved_backs(members: list[int], dets: Sequence[Detection]) ->
 
     # Beyond the face-up tiles' ends, a kan's last back alone, a place on: two backs or more
     # beyond one end are a wall running on.
-    before = [i for i in members if dets[i].face_down and pos[i] < up_pos[0]]
-    after = [i for i in members if dets[i].face_down and pos[i] > up_pos[-1]]
-    lo = up_pos[0] - (1.5 * pitch if len(before) < 2 else 0.0)
-    hi = up_pos[-1] + (1.5 * pitch if len(after) < 2 else 0.0)
-    return [
-        i
-        for i in members
-        if not dets[i].face_down or (not interleaved(pos[i]) and lo < pos[i] < hi)
+    lo = up_pos[0] - (1.5 * pitch if int((down & (pos < up_pos[0])).sum()) < 2 else 0.0)
+    hi = up_pos[-1] + (1.5 * pitch if int((down & (pos > up_pos[-1])).sum()) < 2 else 0.0)
+    ks = [
+        k
+        for k, p in enumerate(row.positions)
+        if not down[k] or (not interleaved(p) and lo < p < hi)
     ]
+    return replace(
+        row,
+        members=tuple(row.members[k] for k in ks),
+        positions=tuple(row.positions[k] for k in ks),
+        offsets=tuple(row.offsets[k] for k in ks),
+    )
 
 
 @remembered
