@@ -17,6 +17,10 @@ Figures:
    must carry at least one warning: the figure is the number of *silent* wrong hands. Beside
    it, how many of those only lack dora or ura indicators that the damage dropped without a
    trace (the last of a run, a lone ura): no reading of the boxes could notice those.
+
+Beside the exact figure, *offered*: the true hand is the chosen one or among the
+alternatives the response lists (each one tap on the page), and how many alternatives the
+right hands carry.
 """
 
 from __future__ import annotations
@@ -137,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
-    n = exact = skipped = flagged = silent_true = 0
+    n = exact = skipped = flagged = silent_true = offered = extra = 0
     wrong_damaged = silent = traceless = 0
     codes: Counter[str] = Counter()
     noise: Counter[str] = Counter()
@@ -158,8 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         grouping_time += time.perf_counter() - t
         view = truth.get("camera", {}).get("view", "?")
         per_view[view][1] += 1
+        shown = (result.best, *result.alternatives) if result.best else ()
+        offered += any(same_hand(g.hand(), want) for g in shown)
         if same_hand(result.hand(), want):
             exact += 1
+            extra += len(result.alternatives)
             per_view[view][0] += 1
             flagged += bool(result.warnings)
             noise.update({w.code for w in result.warnings})
@@ -193,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
     print(f"  wrong hands without a warning: {silent_true}/{n - exact}")
+    print(
+        f"  offered (the chosen hand or an alternative): {offered}/{n} = "
+        f"{100 * offered / max(n, 1):.1f}%; alternatives on right hands: {extra} on {exact}"
+    )
     print(
         f"  correct hands that still carry a warning: {flagged}/{exact} "
         f"{dict(noise.most_common(6))}"

@@ -122,6 +122,9 @@ def scene_result(
         "got": got.hand(),
         "exact": same_hand(got.hand(), want),
         "warnings": sorted({x.code for x in got.warnings}),
+        # the true hand chosen or listed among the alternatives (one tap on the page)
+        "offered": any(same_hand(g.hand(), want) for g in (got.best, *got.alternatives) if g),
+        "alternatives": len(got.alternatives),
     }
     if damaged:
         dropped: list[int] = []
@@ -173,6 +176,13 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
         f"true boxes: {exact}/{n} exact ({100 * exact / max(n, 1):.2f}%), "
         f"{sum(_silent(x) for x in lines.values())} wrong without a warning"
     )
+    if all("offered" in x for x in lines.values()):
+        offered = sum(x["offered"] for x in lines.values())
+        extra = sum(x["alternatives"] for x in lines.values() if x["exact"])
+        yield (
+            f"  offered (chosen or an alternative): {offered}/{n} "
+            f"({100 * offered / max(n, 1):.2f}%); alternatives on right hands: {extra}"
+        )
     hurt = [x for x in lines.values() if "damaged_exact" in x]
     if hurt:
         wrong = [x for x in hurt if not x["damaged_exact"]]

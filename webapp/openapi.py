@@ -213,7 +213,12 @@ SCHEMAS: dict[str, Any] = {
                 "type": "array",
                 "description": "per uncertain tile: each candidate class with the hand's score",
             },
-            "alternatives": {"type": "array", "description": "other groupings of the layout"},
+            "alternatives": {
+                "type": "array",
+                "description": "other groupings of the layout, and the hand with other likely "
+                "indicators; each with hand_tiles, hand, penalty and changes (the hand fields "
+                "it differs in)",
+            },
         },
     },
     "RecognizeResponse": {

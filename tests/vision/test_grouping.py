@@ -379,6 +379,40 @@ def test_misread_indicators_are_never_silent(name: str) -> None:
         assert warning["tiles"], data["about"]
 
 
+OFFERED = sorted(
+    p.stem
+    for p in (FIXTURES / "doubt").glob("*.json")
+    if json.loads(p.read_text())["expected"].get("offered")
+)
+
+
+@pytest.mark.parametrize("name", OFFERED)
+def test_doubted_indicators_offer_the_true_hand_as_an_alternative(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the photo cannot tell the indicators, the hand read with the other likely
+    indicators is one tap away: an alternative differing in its indicators only. Never
+    taken, and not offered with the setting off."""
+    from vision.grouping import settings
+
+    data = json.loads((FIXTURES / "doubt" / f"{name}.json").read_text())
+    want = data["expected"]["hand"]
+    out = group(data["request"])
+    assert out["hand"] != want, data["about"]
+    offered = [a for a in out["alternatives"] if a["hand"] == want]
+    assert offered, data["about"]
+    assert set(offered[0]["changes"]) <= {"dora_indicators", "ura_indicators"}
+    assert offered[0]["hand_tiles"] == out["hand_tiles"]
+    monkeypatch.setattr(settings, "INDICATOR_ALTERNATIVE", 0.0)
+    again = group(data["request"])
+    assert again["hand"] == out["hand"]
+    assert want not in [a["hand"] for a in again["alternatives"]]
+
+
+def test_offered_needs_some_fixtures() -> None:
+    assert len(OFFERED) >= 4
+
+
 #: Fixtures that a later rule also reads right: that rule is off when testing the first.
 ALSO_OFF: dict[str, dict[str, Any]] = {
     # the dora are the nearest face-up tiles, well short of the rest: FAR_NEAREST_CLEAR reads

@@ -22,11 +22,15 @@ def _tool():
     return module
 
 
-def _line(scene: str, exact: bool, warnings: list[str], damaged_exact: bool = True) -> dict:
+def _line(
+    scene: str, exact: bool, warnings: list[str], damaged_exact: bool = True, offered: bool = False
+) -> dict:
     return {
         "scene": scene,
         "exact": exact,
         "warnings": warnings,
+        "offered": exact or offered,
+        "alternatives": int(offered),
         "damaged_exact": damaged_exact,
         "damaged_warnings": [],
         "damaged_traceless": False,
@@ -50,6 +54,8 @@ def test_changes_name_gains_losses_and_new_silence() -> None:
     assert tool.changes(before, after) == (["1/1"], ["1/2", "1/3"], ["1/3"])
     assert tool.changes(before, after, "damaged_") == ([], ["1/4"], ["1/4"])
     assert next(tool.totals(after)).startswith("true boxes: 2/4 exact (50.00%), 1 wrong")
+    after["1/2"] = _line("1/2", False, ["possible_indicators"], offered=True)
+    assert list(tool.totals(after))[1].strip().startswith("offered (chosen or an alternative): 3/4")
 
 
 def test_settings_are_checked_before_a_run() -> None:
@@ -72,6 +78,9 @@ def test_a_run_and_its_diff_name_what_a_setting_changes(tmp_path: Path, capsys) 
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert lines and all(set(x["want"]) >= {"closed", "melds"} for x in lines)
     assert all(isinstance(x["damaged_exact"], bool) for x in lines)
+    # a right hand is offered; a wrong one is offered only among its alternatives
+    assert all(x["offered"] for x in lines if x["exact"])
+    assert all(isinstance(x["alternatives"], int) for x in lines)
     assert list(tmp_path.glob("s880005_640/*.json"))  # the truth was cached
     capsys.readouterr()
     assert tool.main(["diff", str(out), str(out)]) == 0

@@ -68,6 +68,18 @@ def _indicators_side(
     return candidates, []
 
 
+def _indicator_alternatives(best: Grouping) -> list[Grouping]:
+    """The chosen hand with each other reading of its indicators that the learned scorers
+    give a fair chance (:data:`~vision.grouping.settings.INDICATOR_ALTERNATIVE`): one tap on
+    the page where the photo cannot tell dora from discards. Never taken, and not a layout
+    doubt (``ambiguous_grouping``): the indicator warnings already name the tiles. Not cut
+    by the frame either: indicators the frame cut from the chosen hand may be offered."""
+    return [
+        replace(best, dora=dora, ura=ura, warnings=(), other_indicators=())
+        for dora, ura in best.other_indicators
+    ]
+
+
 def _group(detections: Sequence[Detection], *, width: float, height: float) -> GroupingResult:
     dets = _normalise(detections)
     names = tuple(d.tile for d in dets)
@@ -206,6 +218,10 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
                 tuple(t.det for t in best.order),
             )
         )
+    for g in _indicator_alternatives(best):
+        if g.key() not in seen:
+            seen.add(g.key())
+            alternatives.append(g)
     warnings.extend(doubts)
     warnings.extend(_count_warnings(dets, kept, set(hand_detections(best))))
     warnings.extend(_confidence_warnings(dets, best, extra_candidates))

@@ -614,8 +614,8 @@ def _read_row(
             side_pen = variant_pen
             wrong_stacks = [stacks[k][0] for k in stacks if stacks[k][1] != up_sign]
             side_pen += settings.P_WRONG_SIDE * len(wrong_stacks)
-            bands, band_warn = _indicator_bands(geo, dets, others, up)
-            down_bands, _ = _indicator_bands(geo, dets, others, -up)
+            bands, band_warn, band_others = _indicator_bands(geo, dets, others, up)
+            down_bands, _, _ = _indicator_bands(geo, dets, others, -up)
             side_pen += (
                 settings.P_WRONG_SIDE * max(len(down_bands) - len(bands), 0) * settings.P_BAND_SIDE
             )
@@ -633,9 +633,11 @@ def _read_row(
             )
             side_pen += settings.P_PRIOR * (1 - float(up @ np.array([0.0, -1.0]))) / 2
             side_pen += settings.P_PRIOR * 0.5 * (1 - float(rd @ np.array([0.0, 1.0]))) / 2
-            open_bands: tuple[list[list[int]], list[GroupingWarning]] | None = None
+            open_bands: (
+                tuple[list[list[int]], list[GroupingWarning], list[list[list[int]]]] | None
+            ) = None
             for parse in _parse(tokens):
-                hand_bands, hand_warn = bands, band_warn
+                hand_bands, hand_warn, hand_others = bands, band_warn, band_others
                 upright_pen, upright_warn = _stack_on_upright(parse.melds, on_upright, stacks)
                 open_hand = any(m.kind != "ankan" for m in parse.melds)
                 if len(bands) > 1 and open_hand and settings.URA_NEEDS_CLOSED_HAND:
@@ -643,7 +645,7 @@ def _read_row(
                     # is closed: beside an open hand they are something else.
                     if open_bands is None:
                         open_bands = _indicator_bands(geo, dets, others, up, ura_allowed=False)
-                    hand_bands, hand_warn = open_bands
+                    hand_bands, hand_warn, hand_others = open_bands
                 candidates.append(
                     Grouping(
                         concealed=parse.concealed,
@@ -652,6 +654,10 @@ def _read_row(
                         order=tuple(tokens),
                         dora=tuple(hand_bands[0]) if hand_bands else (),
                         ura=tuple(hand_bands[1]) if len(hand_bands) > 1 else (),
+                        other_indicators=tuple(
+                            (tuple(b[0]) if b else (), tuple(b[1]) if len(b) > 1 else ())
+                            for b in hand_others
+                        ),
                         penalty=parse.penalty + side_pen + upright_pen,
                         reading=reading,
                         warnings=(

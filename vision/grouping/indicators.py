@@ -431,8 +431,16 @@ def _indicator_bands(
     up: np.ndarray,
     *,
     ura_allowed: bool = True,
-) -> tuple[list[list[int]], list[GroupingWarning]]:
-    """Dora and ura indicators above the hand (``up`` a unit vector): ``[dora, ura]``.
+    dora_as: tuple[int, ...] | None = None,
+) -> tuple[list[list[int]], list[GroupingWarning], list[list[list[int]]]]:
+    """Dora and ura indicators above the hand (``up`` a unit vector): ``[dora, ura]``, the
+    warnings, and other readings (each ``[dora, ura]``) the learned scorers give a fair
+    chance (:data:`~vision.grouping.settings.INDICATOR_ALTERNATIVE`): offered to the user as
+    alternatives, never taken.
+
+    ``dora_as``: read the ura against these dora (a run above the hand holding exactly these
+    face-up tiles; ``()``: no dora) instead of choosing the dora; how an alternative reading's
+    ura are found. Warnings of such a reading say what they would of the hand taken that way.
 
     ``ura_allowed`` False: the hand has called melds, so it cannot have won with riichi and
     no ura indicators are turned over for it; no run is read as ura (a run beside or above
@@ -453,7 +461,7 @@ def _indicator_bands(
     the table (:data:`~vision.grouping.settings.CROWD_RISE`; indicators lie apart).
     """
     if not others:
-        return [], []
+        return [], [], []
     runs = _runs_above(geo, dets, others, up)
 
     def row_above(run: _Run) -> _Run | None:
@@ -875,11 +883,18 @@ def _indicator_bands(
                 )
         return dora, warnings
 
-    dora, level, warnings = rule_dora()
     pool = [r for r in runs if 0 < len(r.face_up) <= settings.MAX_INDICATORS]
     scores: np.ndarray | None = None
-    trace = TRACE.get()
-    if pool and (trace is not None or settings.SCORER_OVERRIDE > 0):
+    others_read: list[list[list[int]]] = []
+    trace = TRACE.get() if dora_as is None else None
+    if dora_as is not None:
+        dora = next((r for r in pool if r.face_up == dora_as), None)
+        if dora is None and dora_as:
+            return [], [], []  # no run holds them alone (not a reading of these runs)
+        level, warnings = (level_of(dora) if dora is not None else []), []
+    else:
+        dora, level, warnings = rule_dora()
+    if dora_as is None and pool and (trace is not None or settings.SCORER_OVERRIDE > 0):
         shape = shapes()
         table = np.array([features(r, dora, shape) for r in pool])
         if trace is not None:
@@ -890,8 +905,12 @@ def _indicator_bands(
             dora, warnings = rescored(pool, scores, dora, warnings)
             if dora is not ruled and dora is not None:
                 level = level_of(dora)
+            others_read = [
+                _indicator_bands(geo, dets, others, up, ura_allowed=ura_allowed, dora_as=other)[0]
+                for other in _likely_others(pool, scores, dora)
+            ]
     if dora is None:
-        return [], warnings
+        return [], warnings, others_read
     if dora.from_block and settings.BLOCK_DORA_DOUBTED:
         warnings.append(
             GroupingWarning(
@@ -1113,7 +1132,7 @@ def _indicator_bands(
                 )
             break
         possible.append(run)
-    ura_trace = URA_TRACE.get()
+    ura_trace = URA_TRACE.get() if dora_as is None else None
     if (
         ura_allowed
         and split is None
@@ -1136,6 +1155,12 @@ def _indicator_bands(
             ura_trace.append(UraCandidates(geo.members, tuple(up), dora.face_up, upool, utable))
         if upool and settings.URA_SCORER_OVERRIDE > 0:
             ura, possible, warnings = rescored_ura(upool, utable, ura, possible, warnings)
+            if dora_as is None:
+                uscores = indicator_scorer.ura_scores(utable)
+                others_read += [
+                    [list(dora.face_up), *([list(other)] if other else [])]
+                    for other in _likely_others(upool, uscores, ura)
+                ]
     if ura is None and possible:
         warnings.append(
             GroupingWarning(
@@ -1146,6 +1171,9 @@ def _indicator_bands(
             )
         )
     if ura is None and ura_allowed and _pair_spread(dora, runs):
+        if dora_as is None and settings.INDICATOR_ALTERNATIVE > 0:
+            # the pair as one dora and its ura beside it, offered: what the warning asks about
+            others_read.append([[dora.face_up[0]], [dora.face_up[1]]])
         warnings.append(
             GroupingWarning(
                 "possible_ura",
@@ -1206,7 +1234,36 @@ def _indicator_bands(
                 dora.face_up,
             )
         )
-    return chosen, warnings
+    return chosen, warnings, others_read
+
+
+def _likely_others(
+    pool: Sequence[_Run], scores: np.ndarray, taken: _Run | None
+) -> list[tuple[int, ...]]:
+    """The face-up tiles of the options (``pool``'s runs, then ``()`` for none, scoring 0)
+    other than the one ``taken`` that the scorer's softmax gives at least
+    :data:`~vision.grouping.settings.INDICATOR_ALTERNATIVE`, likeliest first, at most
+    :data:`~vision.grouping.settings.INDICATOR_ALTERNATIVES`.
+
+    >>> run = _Run((1, 2), (1, 2), 1.0, 0.0, 1.0)
+    >>> _likely_others([run], np.array([0.5]), run)  # "none" at 0 is likely too
+    [()]
+    >>> _likely_others([run], np.array([5.0]), None)
+    [(1, 2)]
+    """
+    if settings.INDICATOR_ALTERNATIVE <= 0:
+        return []
+    full = np.append(scores, 0.0)
+    chance = np.exp(full - full.max())
+    chance /= chance.sum()
+    options = [*(r.face_up for r in pool), ()]
+    chosen = taken.face_up if taken is not None else ()
+    ranked = sorted(range(len(options)), key=lambda k: -chance[k])
+    return [
+        options[k]
+        for k in ranked
+        if options[k] != chosen and chance[k] >= settings.INDICATOR_ALTERNATIVE
+    ][: settings.INDICATOR_ALTERNATIVES]
 
 
 def _split_beside(run: _Run) -> tuple[_Run, _Run] | None:

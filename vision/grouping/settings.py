@@ -241,6 +241,15 @@ URA_POOL_ALONG = 4.0
 #: names 5 right hands that had no warning). Infinite: off.
 SCORER_RIVAL = 2.0
 
+#: Other indicator readings offered as alternatives (never taken): each option of the dora
+#: scorer (a run above the hand, or none) and, with the dora taken, of the ura scorer, that
+#: their softmax gives at least this chance, the likeliest INDICATOR_ALTERNATIVES of each.
+#: The exact-hand figure does not move; what moves is how often the true hand is one tap
+#: away on the page (``offered`` in benchmarks/bench_grouping.py). Set on study seeds
+#: 1001-1016 (see benchmarks/RESULTS.md). 0: none offered.
+INDICATOR_ALTERNATIVE = 0.05
+INDICATOR_ALTERNATIVES = 2
+
 #: Five tiles read as dora (the most a table shows: four kans called) are named
 #: ``possible_indicators`` whatever the scorer says (study seed 1009, scene 269: a river's
 #: first row of five read as five dora with no warning; the scorer rated it 3.7, and with the

@@ -108,6 +108,9 @@ class Grouping:
     reading: int
     warnings: tuple[GroupingWarning, ...]
     names: tuple[str, ...] = field(repr=False, default=())
+    #: Other readings of the indicators, ``(dora, ura)`` each, that the learned scorers give
+    #: a fair chance: the same hand with them is offered as an alternative, never taken.
+    other_indicators: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
 
     @property
     def win_tile(self) -> str | None:
@@ -180,7 +183,13 @@ class GroupingResult:
             "hand": self.hand(),
             "warnings": [w.to_dict(self.names) for w in self.warnings],
             "alternatives": [
-                {"hand_tiles": g.hand_tiles(), "hand": g.hand(), "penalty": round(g.penalty, 3)}
+                {
+                    "hand_tiles": g.hand_tiles(),
+                    "hand": g.hand(),
+                    "penalty": round(g.penalty, 3),
+                    # what the page shows of it: another layout, or other indicators only
+                    "changes": _changes(self.hand(), g.hand()),
+                }
                 for g in self.alternatives
             ],
         }
@@ -200,6 +209,18 @@ class GroupingResult:
                 ),
             }
         return out
+
+
+def _changes(best: dict[str, Any] | None, other: dict[str, Any] | None) -> list[str]:
+    """The hand fields in which ``other`` differs from ``best`` (all of them when either
+    is no hand).
+
+    >>> _changes({"closed": "1m", "dora_indicators": []}, {"closed": "1m", "dora_indicators": [2]})
+    ['dora_indicators']
+    """
+    if best is None or other is None:
+        return sorted({*(best or {}), *(other or {})}) or ["hand"]
+    return [k for k in best if best[k] != other.get(k)]
 
 
 def _tiles_string(tiles: Sequence[str]) -> str:

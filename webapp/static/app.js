@@ -315,6 +315,13 @@
       const H = handFrom(a.hand);
       const row = h("span", {class: "tiles mini"}, ...H.closed.map((c) => T.svg(c)), h("span", {class: "sep"}),
         H.win ? T.svg(H.win) : null, ...H.melds.map((m) => h("span", {class: "mini-meld"}, ...m.tiles.map((c) => T.svg(c)))));
+      // A reading that differs only in its indicators shows them, or it would look the same.
+      const changed = a.changes || [];
+      const shown = [["dora_indicators", H.dora, "dora"], ["ura_indicators", H.ura, "ura_dora"]]
+        .filter(([key]) => changed.includes(key))
+        .map(([, tiles, label]) => h("span", {class: "tiles mini alt-indicators"}, h("span", {class: "small", text: t(label) + ":"}),
+          ...(tiles.length ? tiles.map((c) => T.svg(c)) : [h("span", {class: "small muted", text: "–"})])));
+      row.append(...shown);
       return h("li", null, h("button", {type: "button", class: "cand grouping", "data-grouping": i, title: t("use_this"),
         onclick: () => { setBase(handFrom(a.hand), {kind: "grouping", index: i}); state.tileWarnings = {}; state.selected = null; renderHand(); scheduleScore(); }},
         row, h("span", {class: "small", text: t("use_this")})));
