@@ -245,8 +245,9 @@ SCORER_RIVAL = 2.0
 #: scorer (a run above the hand, or none) and, with the dora taken, of the ura scorer, that
 #: their softmax gives at least this chance, the likeliest INDICATOR_ALTERNATIVES of each.
 #: The exact-hand figure does not move; what moves is how often the true hand is one tap
-#: away on the page (``offered`` in benchmarks/bench_grouping.py). Set on study seeds
-#: 1001-1016 (see benchmarks/RESULTS.md). 0: none offered.
+#: away on the page (``offered`` in benchmarks/bench_grouping.py): study seeds 1001-1016
+#: 7500 -> 7549 of 7619, check 770013-16 1892 -> 1901 of 1918, while right hands carrying
+#: an alternative grow from 114 to 414 of 7493 (benchmarks/RESULTS.md). 0: none offered.
 INDICATOR_ALTERNATIVE = 0.05
 INDICATOR_ALTERNATIVES = 2
 
