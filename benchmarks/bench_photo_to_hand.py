@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     size = parse_size(args.size)
-    counted = exact = silent = no_hand = tiles_right = tiles_total = 0
+    counted = exact = silent = no_hand = tiles_right = tiles_total = offered = 0
     seconds = 0.0
     failures: list[str] = []
     for index in range(args.n):
@@ -94,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         got_tiles = Counter(t.replace("'", "") for t in result.get("hand_tiles") or [])
         tiles_total += sum(want_tiles.values())
         tiles_right += sum((want_tiles & got_tiles).values())
+        # the true hand chosen, or among the alternatives (one tap on the page)
+        offered += any(
+            same_hand(h, want)
+            for h in (got, *(a.get("hand") for a in result.get("alternatives", [])))
+        )
         if same_hand(got, want):
             exact += 1
             continue
@@ -112,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(f"exact hand: {exact}/{counted} = {exact / counted:.1%}")
     print(f"wrong hands: {counted - exact} ({no_hand} without a hand), silent: {silent}")
+    print(
+        f"offered (the chosen hand or an alternative): {offered}/{counted} "
+        f"= {offered / counted:.1%}"
+    )
     print(f"hand tiles named right: {tiles_right}/{tiles_total} = {tiles_right / tiles_total:.1%}")
     print(f"recognize: {1000 * seconds / counted:.0f} ms a photo (mean)")
     for failure in failures:
