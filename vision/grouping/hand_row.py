@@ -25,6 +25,16 @@ from vision.grouping.values import Detection, Grouping, GroupingWarning, MeldGro
 from vision.rows import Row, centres_of, extent_on, fit_line, sizes_of
 
 
+def _dora_ura(bands: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``[dora, ura]`` as :func:`_indicator_bands` reads them (either may be missing) as the
+    grouping's ``(dora, ura)``.
+
+    >>> _dora_ura([[3, 4]]), _dora_ura([])
+    (((3, 4), ()), ((), ()))
+    """
+    return (tuple(bands[0]) if bands else (), tuple(bands[1]) if len(bands) > 1 else ())
+
+
 @remembered
 def _hand_rows(rows: Sequence[Row], dets: Sequence[Detection]) -> list[list[int]]:
     """Rows that may hold the hand, each joined with its colinear pieces (a wide gap before
@@ -646,18 +656,16 @@ def _read_row(
                     if open_bands is None:
                         open_bands = _indicator_bands(geo, dets, others, up, ura_allowed=False)
                     hand_bands, hand_warn, hand_others = open_bands
+                dora, ura = _dora_ura(hand_bands)
                 candidates.append(
                     Grouping(
                         concealed=parse.concealed,
                         win=parse.win,
                         melds=parse.melds,
                         order=tuple(tokens),
-                        dora=tuple(hand_bands[0]) if hand_bands else (),
-                        ura=tuple(hand_bands[1]) if len(hand_bands) > 1 else (),
-                        other_indicators=tuple(
-                            (tuple(b[0]) if b else (), tuple(b[1]) if len(b) > 1 else ())
-                            for b in hand_others
-                        ),
+                        dora=dora,
+                        ura=ura,
+                        other_indicators=tuple(_dora_ura(b) for b in hand_others),
                         penalty=parse.penalty + side_pen + upright_pen,
                         reading=reading,
                         warnings=(

@@ -1011,7 +1011,7 @@ def _indicator_bands(
 
     def rescored_ura(
         pool: list[_Run],
-        table: np.ndarray,
+        scores: np.ndarray,
         ura: _Run | None,
         possible: list[_Run],
         warnings: list[GroupingWarning],
@@ -1022,7 +1022,7 @@ def _indicator_bands(
         options: list[_Run | None] = [*pool, None]
         rule = next((k for k, r in enumerate(pool) if r is ura), len(pool))
         taken, rival = _second_opinion(
-            indicator_scorer.ura_scores(table),
+            scores,
             rule,
             settings.URA_SCORER_OVERRIDE,
             settings.URA_SCORER_DOUBT,
@@ -1154,9 +1154,9 @@ def _indicator_bands(
         if ura_trace is not None:
             ura_trace.append(UraCandidates(geo.members, tuple(up), dora.face_up, upool, utable))
         if upool and settings.URA_SCORER_OVERRIDE > 0:
-            ura, possible, warnings = rescored_ura(upool, utable, ura, possible, warnings)
+            uscores = indicator_scorer.ura_scores(utable)
+            ura, possible, warnings = rescored_ura(upool, uscores, ura, possible, warnings)
             if dora_as is None:
-                uscores = indicator_scorer.ura_scores(utable)
                 others_read += [
                     [list(dora.face_up), *([list(other)] if other else [])]
                     for other in _likely_others(upool, uscores, ura)
