@@ -503,6 +503,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("ura_just_above_dora_low_view", "RUN_LINES_DEAD_WALL", False),
         ("discards_by_wall_end_not_dora_low_view", "RUN_LINES_WALLED", False),
         ("dora_on_dead_wall_discards_past_its_end", "WALL_ENDS_APART", False),
+        ("dora_row_turned_by_perspective", "RUN_CONTINUE", False),
+        ("dead_wall_indicators_carried_on", "RUN_CONTINUE", False),
         ("standing_cut_where_depth_changes", "P_SPLIT_UNSEEN", 0.0),
         ("standing_cut_where_depth_changes_side", "P_SPLIT_UNSEEN", 0.0),
         ("kakan_added_tile_in_row", "STACK_ACROSS", 99.0),

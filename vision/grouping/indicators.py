@@ -183,6 +183,10 @@ def _runs_above(
             for members, split_out in lines
             for part in _wall_ends_apart(members, along, face_down)
         ]
+    if settings.RUN_CONTINUE:
+        lines = _continued_lines(
+            lines, centres, sizes, face_down, along, settings.RUN_CONTINUE_STEP
+        )
     runs = []
     for members, split_out in lines:
         if not any(lo <= along[k] <= hi for k in members):
@@ -213,6 +217,77 @@ def _runs_above(
         )
     runs.sort(key=lambda r: r.height)
     return runs
+
+
+def _continued_lines(
+    lines: list[tuple[list[int], bool]],
+    centres: np.ndarray,
+    sizes: np.ndarray,
+    face_down: Sequence[bool],
+    along: np.ndarray,
+    step: tuple[float, float],
+) -> list[tuple[list[int], bool]]:
+    """Face-up lines joined where one carries the other on in the photo: the next tile's
+    centre lies on the first line's own direction, one of its steps on (in the pair's size,
+    within ``step``: :data:`~vision.grouping.settings.RUN_CONTINUE_STEP`) and at most
+    :data:`~vision.grouping.settings.RUN_CONTINUE_ACROSS` of a tile off it, together at most
+    five tiles. Seen close and from one side, perspective turns a row of indicators away
+    from the hand's own direction: its nearer tiles climb across the table past the links'
+    reach, and the row breaks in two (four dora and the fifth read apart).
+
+    >>> c = np.array([[0.0, 0.0], [10.0, 1.0], [20.0, 2.5], [31.0, 4.5], [80.0, 9.0]])
+    >>> s = np.full(5, 9.0)
+    >>> _continued_lines([([0, 1, 2], False), ([3], False), ([4], False)], c, s,
+    ...                  [False] * 5, c[:, 0], (0.8, 1.3))
+    [([0, 1, 2, 3], False), ([4], False)]
+    """
+    lo, hi = step
+    out = [(list(m), split) for m, split in lines]
+    merged = True
+    while merged:
+        merged = False
+        for i, (a, a_split) in enumerate(out):
+            a = sorted(a, key=lambda k: along[k])
+            ups = sum(not face_down[k] for k in a)
+            if len(a) < 2:
+                continue
+            for j, (b, b_split) in enumerate(out):
+                if (
+                    j == i
+                    or b_split
+                    or any(face_down[k] for k in b)
+                    or ups + len(b) > settings.RUN_CONTINUE_MAX
+                ):
+                    continue
+                b = sorted(b, key=lambda k: along[k])
+                if along[b[0]] > along[a[-1]]:
+                    end, prev, nxt = a[-1], a[-2], b[0]
+                elif along[b[-1]] < along[a[0]]:
+                    end, prev, nxt = a[0], a[1], b[-1]
+                else:
+                    continue
+                if face_down[end] or face_down[prev]:
+                    continue
+                v = centres[end] - centres[prev]
+                pitch = float(np.hypot(*v))
+                if pitch <= 0:
+                    continue
+                u = v / pitch
+                d = centres[nxt] - centres[end]
+                on = float(d @ u)
+                off = abs(float(d[0] * u[1] - d[1] * u[0]))
+                # The step grows (or shrinks) with the tiles' size in the photo.
+                grow = (sizes[end] + sizes[nxt]) / (sizes[prev] + sizes[end])
+                if lo * pitch * grow <= on <= hi * pitch * grow and off <= (
+                    settings.RUN_CONTINUE_ACROSS * float(sizes[nxt])
+                ):
+                    out[i] = (sorted(a + b, key=lambda k: along[k]), a_split)
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
 
 
 def _split_into_lines(

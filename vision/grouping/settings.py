@@ -412,6 +412,20 @@ BLOCK_DORA_DOUBTED = True
 #: them read as a dead wall's dora), and one on the check seeds.
 WALL_ENDS_APART = True
 
+#: A line of face-up tiles joins the next one it carries on (:func:`_continued_lines`): the
+#: next tile's centre one of its steps on along its own direction in the photo, between
+#: these shares of that step (scaled by the tiles' size), at most RUN_CONTINUE_ACROSS of a
+#: tile off the line, five face-up tiles at most. Seen close and from one side, perspective
+#: turns a row of indicators away from the hand's direction and its nearer tiles climb past
+#: the links' reach (study 1004/369: five dora read as four). Study seeds 1001-1016 (true
+#: boxes) +4 -0 (damaged +8 -3), check seeds 770013-16 +0 -0 (damaged +3 -0); no new
+#: silent hand. Tried: no limit of five (no further study hand among the rivers read as
+#: dora). False: off.
+RUN_CONTINUE = True
+RUN_CONTINUE_STEP = (0.8, 1.3)
+RUN_CONTINUE_ACROSS = 0.25
+RUN_CONTINUE_MAX = 5
+
 #: Runs closer above or below each other than this (depths) over the same stretch are
 #: one block of tiles (a river seen from its side), not an ura row.
 COLUMN_RISE = 0.4
