@@ -419,8 +419,8 @@ WALL_ENDS_APART = True
 #: turns a row of indicators away from the hand's direction and its nearer tiles climb past
 #: the links' reach (study 1004/369: five dora read as four). Study seeds 1001-1016 (true
 #: boxes) +4 -0 (damaged +8 -3), check seeds 770013-16 +0 -0 (damaged +3 -0); no new
-#: silent hand. Tried: no limit of five (no further study hand among the rivers read as
-#: dora). False: off.
+#: silent hand. Tried: no limit of five (six study scenes reading a river's row as dora,
+#: checked one by one, read the same). False: off.
 RUN_CONTINUE = True
 RUN_CONTINUE_STEP = (0.8, 1.3)
 RUN_CONTINUE_ACROSS = 0.25
