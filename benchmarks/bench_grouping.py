@@ -40,7 +40,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from vision.grouping import Detection, group_detections  # noqa: E402
+from vision.grouping import Detection, GroupingResult, group_detections  # noqa: E402
 from vision.grouping.truth import detections_of, indicators_visible  # noqa: E402
 
 
@@ -77,6 +77,11 @@ def same_hand(got: dict[str, Any] | None, want: dict[str, Any]) -> bool:
     if any(got[k] != want[k] for k in key):
         return False
     return [sorted(m.items()) for m in got["melds"]] == [sorted(m.items()) for m in want["melds"]]
+
+
+def offered(result: GroupingResult, want: dict[str, Any]) -> bool:
+    """The true hand chosen, or listed among the alternatives (one tap on the page)."""
+    return any(same_hand(g.hand(), want) for g in (result.best, *result.alternatives) if g)
 
 
 def without_dropped_indicators(
@@ -141,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
-    n = exact = skipped = flagged = silent_true = offered = extra = 0
+    n = exact = skipped = flagged = silent_true = n_offered = extra = 0
     wrong_damaged = silent = traceless = 0
     codes: Counter[str] = Counter()
     noise: Counter[str] = Counter()
@@ -162,8 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         grouping_time += time.perf_counter() - t
         view = truth.get("camera", {}).get("view", "?")
         per_view[view][1] += 1
-        shown = (result.best, *result.alternatives) if result.best else ()
-        offered += any(same_hand(g.hand(), want) for g in shown)
+        n_offered += offered(result, want)
         if same_hand(result.hand(), want):
             exact += 1
             extra += len(result.alternatives)
@@ -201,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
     print(f"  wrong hands without a warning: {silent_true}/{n - exact}")
     print(
-        f"  offered (the chosen hand or an alternative): {offered}/{n} = "
-        f"{100 * offered / max(n, 1):.1f}%; alternatives on right hands: {extra} on {exact}"
+        f"  offered (the chosen hand or an alternative): {n_offered}/{n} = "
+        f"{100 * n_offered / max(n, 1):.1f}%; alternatives on right hands: {extra} on {exact}"
     )
     print(
         f"  correct hands that still carry a warning: {flagged}/{exact} "

@@ -41,7 +41,12 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_grouping import damage, same_hand, without_dropped_indicators  # noqa: E402
+from bench_grouping import (  # noqa: E402
+    damage,
+    offered,
+    same_hand,
+    without_dropped_indicators,
+)
 
 from vision.grouping import group_detections, settings  # noqa: E402
 from vision.grouping.truth import detections_of, indicators_visible  # noqa: E402
@@ -122,8 +127,7 @@ def scene_result(
         "got": got.hand(),
         "exact": same_hand(got.hand(), want),
         "warnings": sorted({x.code for x in got.warnings}),
-        # the true hand chosen or listed among the alternatives (one tap on the page)
-        "offered": any(same_hand(g.hand(), want) for g in (got.best, *got.alternatives) if g),
+        "offered": offered(got, want),
         "alternatives": len(got.alternatives),
     }
     if damaged:
@@ -177,11 +181,11 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
         f"{sum(_silent(x) for x in lines.values())} wrong without a warning"
     )
     if all("offered" in x for x in lines.values()):
-        offered = sum(x["offered"] for x in lines.values())
+        n_offered = sum(x["offered"] for x in lines.values())
         extra = sum(x["alternatives"] for x in lines.values() if x["exact"])
         yield (
-            f"  offered (chosen or an alternative): {offered}/{n} "
-            f"({100 * offered / max(n, 1):.2f}%); alternatives on right hands: {extra}"
+            f"  offered (chosen or an alternative): {n_offered}/{n} "
+            f"({100 * n_offered / max(n, 1):.2f}%); alternatives on right hands: {extra}"
         )
     hurt = [x for x in lines.values() if "damaged_exact" in x]
     if hurt:
