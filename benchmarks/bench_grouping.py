@@ -18,6 +18,12 @@ Figures:
    it, how many of those only lack dora or ura indicators that the damage dropped without a
    trace (the last of a run, a lone ura): no reading of the boxes could notice those.
 
+For the wrong hands of both, how many carry a warning that *names the problem*: one whose
+tiles include a tile read wrong (its part of the hand, concealed, winning tile, meld, dora,
+ura or none, differs from the truth's; or it lies in a meld read with other tiles, kind or
+``from``), ``no_dora_indicator`` where the dora are missed, or, where the damage dropped a
+tile of the hand, a warning that one is missing (``too_few_tiles``, a gap).
+
 Beside the exact figure, *offered*: the true hand is the chosen one or among the
 alternatives the response lists (each one tap on the page), and how many alternatives the
 right hands carry.
@@ -31,6 +37,7 @@ import platform
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,10 +52,14 @@ from vision.grouping.truth import detections_of, indicators_visible  # noqa: E40
 
 
 def damage(
-    dets: list[Detection], rng: np.random.Generator, dropped: list[int] | None = None
+    dets: list[Detection],
+    rng: np.random.Generator,
+    dropped: list[int] | None = None,
+    sources: list[int] | None = None,
 ) -> list[Detection]:
     """10% box jitter, then 1.5% of tiles dropped (their indices added to ``dropped``) and
-    1.5% duplicated."""
+    1.5% duplicated. ``sources`` gets, for each box returned, the index of the tile it came
+    from (the same random draws either way)."""
 
     def jitter(d: Detection) -> Detection:
         x1, y1, x2, y2 = d.box
@@ -67,6 +78,8 @@ def damage(
         out.append(jitter(d))
         if r > 1 - 0.015:
             out.append(jitter(d))
+        if sources is not None:
+            sources.extend([k] * (2 if r > 1 - 0.015 else 1))
     return out
 
 
@@ -82,6 +95,84 @@ def same_hand(got: dict[str, Any] | None, want: dict[str, Any]) -> bool:
 def offered(result: GroupingResult, want: dict[str, Any]) -> bool:
     """The true hand chosen, or listed among the alternatives (one tap on the page)."""
     return any(same_hand(g.hand(), want) for g in (result.best, *result.alternatives) if g)
+
+
+_HAND_ROLES = ("hand", "win", "meld", "dora", "ura")
+
+
+def problem_tiles(
+    result: GroupingResult, truth: dict[str, Any], sources: list[int] | None = None
+) -> set[int]:
+    """The detections a wrong reading gets wrong: each whose part of the hand (concealed,
+    winning tile, a meld, dora, ura or none) differs from the truth's, and every tile of a
+    meld read otherwise (other tiles, kind or ``from``) or of a true meld not read as it.
+    ``sources``: the truth tile each detection came from (damaged boxes; default: the
+    detections are the labelled tiles in order)."""
+    best = result.best
+    labelled = [t for t in truth["tiles"] if t["labelled"]]
+    if best is None:
+        return set()
+    source = sources if sources is not None else list(range(len(labelled)))
+    got = ["other"] * len(source)
+    for tok in best.concealed:
+        got[tok.det] = "hand"
+    if best.win is not None:
+        got[best.win.det] = "win"
+    for m in best.melds:
+        for k in m.dets:
+            got[k] = "meld"
+    for role, ks in (("dora", best.dora), ("ura", best.ura)):
+        for k in ks:
+            got[k] = role
+    true = [labelled[s]["role"] if labelled[s]["role"] in _HAND_ROLES else "other" for s in source]
+    bad = {k for k in range(len(source)) if got[k] != true[k]}
+    melds = truth["hand"]["melds"]
+    for m in best.melds:
+        which = {labelled[source[k]].get("meld") for k in m.dets if true[k] == "meld"}
+        index = which.pop() if len(which) == 1 else None
+        members = {
+            k
+            for k in range(len(source))
+            if true[k] == "meld" and labelled[source[k]].get("meld") == index
+        }
+        if not (
+            index is not None
+            and members == set(m.dets)
+            and sorted(m.to_dict().items()) == sorted(melds[index].items())
+        ):
+            bad |= set(m.dets) | members
+    return bad
+
+
+#: Warnings that say a tile of the hand is missing: they name a tile the damage dropped.
+_MISSING_CODES = ("too_few_tiles", "gap_in_concealed", "gap_in_meld", "gap_in_indicators")
+
+
+def names_the_problem(
+    result: GroupingResult,
+    truth: dict[str, Any],
+    sources: list[int] | None = None,
+    dropped: Sequence[int] = (),
+) -> bool:
+    """A wrong reading's warnings name what it gets wrong: one names a tile of
+    :func:`problem_tiles`, or says no dora were read where there are some
+    (``no_dora_indicator``), or, where the damage ``dropped`` a tile of the hand or an
+    indicator, says a tile is missing (:data:`_MISSING_CODES`). With no hand read at all,
+    any warning names it."""
+    if result.best is None:
+        return bool(result.warnings)
+    codes = {w.code for w in result.warnings}
+    bad = problem_tiles(result, truth, sources)
+    if any(bad & set(w.detections) for w in result.warnings):
+        return True
+    labelled = [t for t in truth["tiles"] if t["labelled"]]
+    if any(labelled[k]["role"] in _HAND_ROLES for k in dropped) and codes & set(_MISSING_CODES):
+        return True
+    return (
+        not result.best.dora
+        and bool(truth["hand"]["dora_indicators"])
+        and "no_dora_indicator" in codes
+    )
 
 
 def without_dropped_indicators(
@@ -148,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     n = exact = skipped = flagged = silent_true = n_offered = extra = 0
     wrong_damaged = silent = traceless = 0
+    named_true = named_damaged = 0
     codes: Counter[str] = Counter()
     noise: Counter[str] = Counter()
     per_view: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -176,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             noise.update({w.code for w in result.warnings})
         else:
             silent_true += not result.warnings
+            named_true += names_the_problem(result, truth)
         if not same_hand(result.hand(), want) and len(failures) < args.show:
             failures.append(
                 f"{name} ({view}{', standing' if truth.get('upright_hand') else ''}): "
@@ -183,10 +276,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"{[w.code for w in result.warnings]}"
             )
         dropped: list[int] = []
-        damaged_dets = damage(dets, rng, dropped)
+        sources: list[int] = []
+        damaged_dets = damage(dets, rng, dropped, sources)
         damaged = group_detections(damaged_dets, width=truth["width"], height=truth["height"])
         if not same_hand(damaged.hand(), want):
             wrong_damaged += 1
+            named_damaged += names_the_problem(damaged, truth, sources, dropped)
             if damaged.warnings:
                 codes.update({w.code for w in damaged.warnings})
             else:
@@ -205,6 +300,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"true boxes: exact hand {exact}/{n} = {100 * exact / max(n, 1):.1f}%")
     print(f"  wrong hands without a warning: {silent_true}/{n - exact}")
     print(
+        "  wrong hands whose warnings name the problem (a tile read wrong or missing): "
+        f"{named_true}/{n - exact}"
+    )
+    print(
         f"  offered (the chosen hand or an alternative): {n_offered}/{n} = "
         f"{100 * n_offered / max(n, 1):.1f}%; alternatives on right hands: {extra} on {exact}"
     )
@@ -217,6 +316,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"damaged boxes: {wrong_damaged} wrong hands, {silent} without a warning "
         f"({100 * (wrong_damaged - silent) / max(wrong_damaged, 1):.1f}% warned)"
+    )
+    print(
+        "  wrong hands whose warnings name the problem (a tile read wrong or missing): "
+        f"{named_damaged}/{wrong_damaged}"
     )
     print(
         f"  of the silent ones, {traceless} only lack indicators that the damage dropped "

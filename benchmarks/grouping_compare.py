@@ -43,6 +43,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_grouping import (  # noqa: E402
     damage,
+    names_the_problem,
     offered,
     same_hand,
     without_dropped_indicators,
@@ -130,13 +131,17 @@ def scene_result(
         "offered": offered(got, want),
         "alternatives": len(got.alternatives),
     }
+    line["named"] = line["exact"] or names_the_problem(got, truth)
     if damaged:
         dropped: list[int] = []
+        sources: list[int] = []
         rng = np.random.default_rng([seed, index])
-        hurt = group_detections(damage(dets, rng, dropped), width=w, height=h)
+        hurt = group_detections(damage(dets, rng, dropped, sources), width=w, height=h)
+        hurt_exact = same_hand(hurt.hand(), want)
         line |= {
             "damaged_got": hurt.hand(),
-            "damaged_exact": same_hand(hurt.hand(), want),
+            "damaged_exact": hurt_exact,
+            "damaged_named": hurt_exact or names_the_problem(hurt, truth, sources, dropped),
             "damaged_warnings": sorted({x.code for x in hurt.warnings}),
             "damaged_traceless": same_hand(
                 hurt.hand(), without_dropped_indicators(want, truth, dropped)
@@ -180,6 +185,9 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
         f"true boxes: {exact}/{n} exact ({100 * exact / max(n, 1):.2f}%), "
         f"{sum(_silent(x) for x in lines.values())} wrong without a warning"
     )
+    if all("named" in x for x in lines.values()):
+        unnamed = sum(not x["named"] for x in lines.values())
+        yield f"  wrong hands whose warnings do not name the problem: {unnamed}"
     if all("offered" in x for x in lines.values()):
         n_offered = sum(x["offered"] for x in lines.values())
         extra = sum(x["alternatives"] for x in lines.values() if x["exact"])
@@ -196,6 +204,9 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
             f"damaged boxes: {len(wrong)} wrong, {len(silent)} without a warning "
             f"({traceless} of them only lack indicators the damage dropped without a trace)"
         )
+        if all("damaged_named" in x for x in hurt):
+            unnamed = sum(not x["damaged_named"] for x in hurt)
+            yield f"  damaged wrong hands whose warnings do not name the problem: {unnamed}"
 
 
 def changes(

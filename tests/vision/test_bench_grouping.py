@@ -64,3 +64,69 @@ def test_damage_records_the_tiles_it_drops() -> None:
     # the same generator state gives the same damage with or without the record
     again = bench.damage(dets, np.random.default_rng(5))
     assert [d.box for d in again] == [d.box for d in out]
+
+
+def test_damage_records_where_each_box_came_from() -> None:
+    bench = _bench()
+    dets = [Detection("1m", (10.0 * k, 0.0, 10.0 * k + 8, 12.0), 1.0) for k in range(400)]
+    dropped: list[int] = []
+    sources: list[int] = []
+    out = bench.damage(dets, np.random.default_rng(5), dropped, sources)
+    assert len(sources) == len(out)
+    # each box lies where its source tile lies (jittered by at most 10% of its size)
+    assert all(abs(d.box[0] - 10.0 * k) < 1.0 for d, k in zip(out, sources, strict=True))
+    assert len(set(sources)) < len(sources), "1.5% of 400 tiles: some are duplicated"
+    assert not set(sources) & set(dropped)
+    again = bench.damage(dets, np.random.default_rng(5))
+    assert [d.box for d in again] == [d.box for d in out]
+
+
+def _row_scene(dora_role: str) -> tuple[list[Detection], dict]:
+    """Thirteen tiles and a winning tile set apart, one tile above them: a dora indicator
+    (``dora_role`` "dora") or a discard."""
+    names = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z"]
+    boxes = [(30.0 * k, 200.0, 30.0 * k + 28, 240.0) for k in range(13)]
+    names.append("2z")
+    boxes.append((30.0 * 13 + 15, 200.0, 30.0 * 13 + 43, 240.0))
+    names.append("5m")
+    boxes.append((60.0, 130.0, 88.0, 170.0))
+    dets = [Detection(n, b) for n, b in zip(names, boxes, strict=True)]
+    roles = ["hand"] * 13 + ["win", dora_role]
+    truth = {
+        "tiles": [
+            {"class": n, "role": r, "labelled": True} for n, r in zip(names, roles, strict=True)
+        ],
+        "hand": {
+            "closed": "123m456p789s1112z",
+            "win_tile": "2z",
+            "melds": [],
+            "dora_indicators": ["5m"] if dora_role == "dora" else [],
+            "ura_indicators": [],
+        },
+    }
+    return dets, truth
+
+
+def test_the_tiles_a_reading_gets_wrong_and_whether_a_warning_names_them() -> None:
+    from dataclasses import replace
+
+    from vision.grouping import GroupingWarning, group_detections
+
+    bench = _bench()
+    dets, right = _row_scene("dora")
+    result = group_detections(dets, width=600, height=400)
+    assert result.hand()["dora_indicators"] == ["5m"]
+    assert bench.problem_tiles(result, right) == set()
+    # the same boxes where the tile above is a discard: the dora read is the tile read wrong
+    _, wrong = _row_scene("discard")
+    assert bench.problem_tiles(result, wrong) == {14}
+    named = replace(result, warnings=(GroupingWarning("possible_indicators", "", (14,)),))
+    elsewhere = replace(result, warnings=(GroupingWarning("doubtful_sideways", "", (3,)),))
+    assert bench.names_the_problem(named, wrong)
+    assert not bench.names_the_problem(elsewhere, wrong)
+    # a hand tile the damage dropped is named by a warning that a tile is missing
+    # (with ``right`` the boxes show no tile read wrong: only the dropped one is the problem)
+    short = replace(result, warnings=(GroupingWarning("too_few_tiles", "", ()),))
+    assert bench.names_the_problem(short, right, dropped=[2])
+    assert not bench.names_the_problem(short, right)
+    assert not bench.names_the_problem(elsewhere, right, dropped=[2])
