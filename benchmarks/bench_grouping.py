@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     n = exact = skipped = flagged = silent_true = n_offered = extra = 0
     wrong_damaged = silent = traceless = 0
-    named_true = named_damaged = 0
+    named_true = named_damaged = unnamed_traceless = 0
     codes: Counter[str] = Counter()
     noise: Counter[str] = Counter()
     per_view: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -281,7 +281,11 @@ def main(argv: list[str] | None = None) -> int:
         damaged = group_detections(damaged_dets, width=truth["width"], height=truth["height"])
         if not same_hand(damaged.hand(), want):
             wrong_damaged += 1
-            named_damaged += names_the_problem(damaged, truth, sources, dropped)
+            named = names_the_problem(damaged, truth, sources, dropped)
+            named_damaged += named
+            unnamed_traceless += not named and same_hand(
+                damaged.hand(), without_dropped_indicators(want, truth, dropped)
+            )
             if damaged.warnings:
                 codes.update({w.code for w in damaged.warnings})
             else:
@@ -319,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         "  wrong hands whose warnings name the problem (a tile read wrong or missing): "
-        f"{named_damaged}/{wrong_damaged}"
+        f"{named_damaged}/{wrong_damaged}; of the others, {unnamed_traceless} only lack "
+        "indicators that the damage dropped without a trace"
     )
     print(
         f"  of the silent ones, {traceless} only lack indicators that the damage dropped "

@@ -205,8 +205,12 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
             f"({traceless} of them only lack indicators the damage dropped without a trace)"
         )
         if all("damaged_named" in x for x in hurt):
-            unnamed = sum(not x["damaged_named"] for x in hurt)
-            yield f"  damaged wrong hands whose warnings do not name the problem: {unnamed}"
+            unnamed = [x for x in hurt if not x["damaged_named"]]
+            yield (
+                f"  damaged wrong hands whose warnings do not name the problem: {len(unnamed)} "
+                f"({sum(x['damaged_traceless'] for x in unnamed)} of them only lack indicators "
+                "the damage dropped without a trace)"
+            )
 
 
 def changes(
