@@ -75,11 +75,10 @@ def damage(
             if dropped is not None:
                 dropped.append(k)
             continue
-        out.append(jitter(d))
-        if r > 1 - 0.015:
-            out.append(jitter(d))
+        copies = 2 if r > 1 - 0.015 else 1
+        out.extend(jitter(d) for _ in range(copies))
         if sources is not None:
-            sources.extend([k] * (2 if r > 1 - 0.015 else 1))
+            sources.extend([k] * copies)
     return out
 
 
@@ -283,16 +282,14 @@ def main(argv: list[str] | None = None) -> int:
             wrong_damaged += 1
             named = names_the_problem(damaged, truth, sources, dropped)
             named_damaged += named
-            unnamed_traceless += not named and same_hand(
-                damaged.hand(), without_dropped_indicators(want, truth, dropped)
-            )
+            # the hand the damaged boxes still show, read right: no reading could do better
+            shown = same_hand(damaged.hand(), without_dropped_indicators(want, truth, dropped))
+            unnamed_traceless += not named and shown
             if damaged.warnings:
                 codes.update({w.code for w in damaged.warnings})
             else:
                 silent += 1
-                traceless += same_hand(
-                    damaged.hand(), without_dropped_indicators(want, truth, dropped)
-                )
+                traceless += shown
                 if len(silent_examples) < args.show:
                     silent_examples.append(f"{name}: want {want}\n   got {damaged.hand()}")
     elapsed = time.perf_counter() - t0
