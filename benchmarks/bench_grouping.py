@@ -181,12 +181,26 @@ def without_dropped_indicators(
     simply gone: a silent wrong hand equal to it lost an indicator that left no trace (the
     last of a run, or a lone ura), which no reading of the layout can notice."""
     labelled = [t for t in truth["tiles"] if t["labelled"]]
-    kept = {role: list(want[f"{role}_indicators"]) for role in ("dora", "ura")}
+    kept: dict[str, list[str | None]] = {
+        role: list(want[f"{role}_indicators"]) for role in ("dora", "ura")
+    }
     for k in dropped:
         tile = labelled[k]
-        if tile["role"] in kept and tile["class"] in kept[tile["role"]]:
-            kept[tile["role"]].remove(tile["class"])
-    return {**want, "dora_indicators": kept["dora"], "ura_indicators": kept["ura"]}
+        run = kept.get(tile["role"])
+        if run is None:
+            continue
+        # The dropped tile's own place in its run (``order``), where the truth gives it: of
+        # two alike indicators the first may stay and the last be gone.
+        place = tile.get("order")
+        if place is None or not 0 <= place < len(run) or run[place] != tile["class"]:
+            place = run.index(tile["class"]) if tile["class"] in run else None
+        if place is not None:
+            run[place] = None
+    return {
+        **want,
+        "dora_indicators": [t for t in kept["dora"] if t is not None],
+        "ura_indicators": [t for t in kept["ura"] if t is not None],
+    }
 
 
 def scenes(args: argparse.Namespace):

@@ -48,6 +48,21 @@ def test_a_dropped_indicator_is_taken_out_of_the_hand_the_boxes_still_show() -> 
     assert WANT["dora_indicators"] == ["3m", "6m"]  # the truth itself is left alone
 
 
+def test_a_dropped_indicator_leaves_its_own_place_in_the_run() -> None:
+    bench = _bench()
+    truth = {
+        "tiles": [
+            {"class": "9p", "role": "dora", "labelled": True, "order": 0},
+            {"class": "9m", "role": "dora", "labelled": True, "order": 1},
+            {"class": "9p", "role": "dora", "labelled": True, "order": 2},
+        ],
+    }
+    want = {**WANT, "dora_indicators": ["9p", "9m", "9p"], "ura_indicators": []}
+    # the last 9p is gone: the run still reads 9p 9m, not 9m 9p
+    assert bench.without_dropped_indicators(want, truth, [2])["dora_indicators"] == ["9p", "9m"]
+    assert bench.without_dropped_indicators(want, truth, [0])["dora_indicators"] == ["9m", "9p"]
+
+
 def test_a_dropped_hand_tile_changes_nothing_there() -> None:
     bench = _bench()
     assert bench.without_dropped_indicators(WANT, TRUTH, [2]) == WANT
