@@ -213,3 +213,25 @@ def test_backs_between_the_hands_tiles_are_thinned_a_kans_are_kept() -> None:
     ):
         row, dets = _row(hand + kan)
         assert _without_interleaved_backs(row, dets).members == row.members
+
+
+def test_a_clear_called_tile_among_doubtful_ones_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pon seen end-on: the box judged sideways beyond doubt is not the called tile, and the
+    pon's other two tiles are doubts. Each doubt tried as the called tile reads another
+    ``from`` (SWAP_TO_DOUBTFUL): the pon's tiles are named and the true hand is offered,
+    never chosen (without the rule: the wrong ``from`` with no doubt about the meld)."""
+    data = json.loads((FIXTURES / "pon_called_tile_end_on_doubted.json").read_text())
+    want = data["expected"]["hand"]
+    out = group(data["request"])
+    assert out["hand"] != want, "reads right now: move it to the fixtures"
+    assert out["hand"]["melds"][0]["from"] == "left"
+    named = [t for w in out["warnings"] if w["code"] == "doubtful_sideways" for t in w["tiles"]]
+    assert named.count("6p") == 3, data["about"]
+    assert want in [a["hand"] for a in out["alternatives"]]
+    monkeypatch.setattr(settings, "SWAP_TO_DOUBTFUL", False)
+    off = group(data["request"])
+    assert off["hand"] == out["hand"]
+    assert "doubtful_sideways" not in {w["code"] for w in off["warnings"]}
+    assert want not in [a["hand"] for a in off["alternatives"]]

@@ -379,6 +379,8 @@ def _consequential_doubts(
     # A meld's doubtful called tile may be its neighbour instead (who it came from then
     # changes): the two are also taken the other way together.
     swaps = _called_tile_swaps(best, set(tried)) + _kakan_swaps(best)
+    named_only = set(_clear_called_swaps(best, set(tried)))
+    swaps += sorted(named_only - set(swaps))
     gap_tried = gap_doubts[: settings.MAX_DOUBTS_TRIED]
     changed: dict[str, list[int]] = {"doubtful_sideways": [], "doubtful_gap": []}
     others: list[Grouping] = []
@@ -404,7 +406,10 @@ def _consequential_doubts(
             # Taken the other way the hand changes, but reads far worse: not a real doubt.
             if other.penalty < best.penalty + settings.DOUBT_REACH:
                 changed[code].extend(d for d in flips if d not in changed[code])
-                others.append(replace(other, penalty=other.penalty + cost))
+                penalty = other.penalty + cost
+                if flips in named_only:
+                    penalty = max(penalty, math.nextafter(best.penalty, math.inf))
+                others.append(replace(other, penalty=penalty))
     if settings.SIDE_GAP_PAIRS:
         others += _side_gap_pairs(best, row, tried, gap_tried, changed)
     warnings: list[GroupingWarning] = []
@@ -491,6 +496,27 @@ def _called_tile_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, in
             ):
                 out.append((det, dets[0]))
     return out
+
+
+def _clear_called_swaps(best: Grouping, doubtful: set[int]) -> list[tuple[int, int]]:
+    """(called tile, other tile) pairs of the best reading's pons and open kans whose
+    called tile is judged sideways beyond doubt and whose other tile is a doubt
+    (:data:`SWAP_TO_DOUBTFUL`): seen end-on or from low down, the box judged widest need not
+    be the called tile's, and whom the meld came from then changes. Such readings are named
+    and offered, never chosen: chosen, they read more hands wrong than right on the study
+    seeds."""
+    if not settings.SWAP_TO_DOUBTFUL:
+        return []
+    side = {t.det for t in best.order if t.sideways}
+    return [
+        (det, other)
+        for meld in best.melds
+        if meld.kind != "chi"
+        for det in meld.dets
+        if det in side and det not in doubtful
+        for other in meld.dets
+        if other != det and other in doubtful and other not in side
+    ]
 
 
 def _kakan_marks(

@@ -684,6 +684,15 @@ GAP_GROUP_PON_SWEEP = True
 #: (a kan's called tile two places along), check seeds unchanged, nothing new silent.
 PON_SWEEP_SWAPS = True
 
+#: A pon's or open kan's called tile judged sideways beyond doubt is also tried in the place
+#: of each of the meld's other tiles that is a doubt (seen end-on, the widest-looking box
+#: need not be the called one). Those readings are named and offered, never chosen: chosen
+#: where cheaper, study seeds 1001-1016 read +1 -0 from true boxes but damaged boxes +3 -5
+#: (check seeds damaged -2). Named only: study and check seeds' exact hands unchanged, true
+#: and damaged; 1004/044 offered and named; damaged wrong hands not named 51 -> 48 (study)
+#: and 16 -> 15 (check), no new alternatives on right hands.
+SWAP_TO_DOUBTFUL = True
+
 #: Tiles turned together that give a hand a single turn gave are kept when they read it for
 #: less (False: dropped, a hand already seen).
 KEEP_CHEAPER_TURNS = True
