@@ -235,3 +235,27 @@ def test_a_clear_called_tile_among_doubtful_ones_is_named(
     assert off["hand"] == out["hand"]
     assert "doubtful_sideways" not in {w["code"] for w in off["warnings"]}
     assert want not in [a["hand"] for a in off["alternatives"]]
+
+
+def test_a_gap_among_the_concealed_tiles_names_the_winning_tile_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A gap left among the concealed tiles is the mark that sets a winning tile apart: the
+    ``gap_in_concealed`` warning names the winning tile read too, last, and as
+    ``winning_tile_detection`` (GAP_NAMES_WIN). Here that tile is the one read wrong; the
+    reading itself is the same with the setting off, and the warning then names the gap
+    alone."""
+    data = json.loads((FIXTURES / "gap_names_the_winning_tile_read.json").read_text())
+    want = data["expected"]["hand"]
+    out = group(data["request"])
+    assert out["hand"] != want, "reads right now: move it to the fixtures"
+    assert out["hand"]["win_tile"] == "6m" and want["win_tile"] == "1z"
+    gap = next(w for w in out["warnings"] if w["code"] == "gap_in_concealed")
+    assert gap["tiles"] == ["6p", "6m"], data["about"]
+    assert gap["winning_tile_detection"] == gap["detections"][-1]
+    assert out["layout"]["win"] == gap["detections"][-1]
+    monkeypatch.setattr(settings, "GAP_NAMES_WIN", False)
+    off = group(data["request"])
+    assert off["hand"] == out["hand"]
+    gap_off = next(w for w in off["warnings"] if w["code"] == "gap_in_concealed")
+    assert gap_off["tiles"] == ["6p"] and "winning_tile_detection" not in gap_off

@@ -80,6 +80,27 @@ def _indicator_alternatives(best: Grouping) -> list[Grouping]:
     ]
 
 
+def _win_named_by_gaps(best: Grouping) -> list[GroupingWarning]:
+    """The best reading's warnings, a gap among the concealed tiles also naming the winning
+    tile read (:data:`GAP_NAMES_WIN`): such a gap is the mark that sets a winning tile apart,
+    so either it means nothing or the winning tile is another. Named only here, after the
+    reading: the gap's own tiles steer the re-reading of doubts."""
+    if not settings.GAP_NAMES_WIN or best.win is None:
+        return list(best.warnings)
+    win = best.win.det
+    return [
+        replace(
+            w,
+            message=f"{w.message}; the winning tile read (named last) may be another",
+            detections=(*w.detections, win),
+            extra=(*w.extra, ("winning_tile_detection", win)),
+        )
+        if w.code == "gap_in_concealed" and win not in w.detections
+        else w
+        for w in best.warnings
+    ]
+
+
 def _group(detections: Sequence[Detection], *, width: float, height: float) -> GroupingResult:
     dets = _normalise(detections)
     names = tuple(d.tile for d in dets)
@@ -198,7 +219,7 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         if g.key() not in seen:
             seen.add(g.key())
             alternatives.append(g)
-    warnings.extend(best.warnings)
+    warnings.extend(_win_named_by_gaps(best))
     if settings.WARN_NO_DORA and not best.dora and best.hand() is not None:
         # A riichi table always shows a dora indicator: none read means it is out of the
         # photo or was not found (a tile with no box), and the score would count no dora.

@@ -693,6 +693,11 @@ PON_SWEEP_SWAPS = True
 #: and 16 -> 15 (check), no new alternatives on right hands.
 SWAP_TO_DOUBTFUL = True
 
+#: A ``gap_in_concealed`` warning also names the winning tile read (its detection last, and
+#: as ``winning_tile_detection``): a gap among the concealed tiles is what sets a winning
+#: tile apart, so the winning tile read is in doubt with it. Naming only; no reading changes.
+GAP_NAMES_WIN = True
+
 #: Tiles turned together that give a hand a single turn gave are kept when they read it for
 #: less (False: dropped, a hand already seen).
 KEEP_CHEAPER_TURNS = True
