@@ -400,7 +400,8 @@ def _consequential_doubts(
                 # unexplained): its reading at that price (SAME_HAND_TURNS), else the dearer
                 # reading as judged lets a set of turns giving another hand win on price.
                 # Gaps are left be: a gap turned changes how the layout reads, not the tiles.
-                if flip == "flip_sideways" and _cheaper_same_hand(other, cost, best):
+                named = flips in named_only  # named and offered only, never a price cut
+                if flip == "flip_sideways" and not named and _cheaper_same_hand(other, cost, best):
                     others.append(replace(other, penalty=other.penalty + cost))
                 continue
             # Taken the other way the hand changes, but reads far worse: not a real doubt.
