@@ -378,8 +378,9 @@ def _consequential_doubts(
     tried = side_doubts[: settings.MAX_DOUBTS_TRIED]
     # A meld's doubtful called tile may be its neighbour instead (who it came from then
     # changes): the two are also taken the other way together.
-    swaps = _called_tile_swaps(best, set(tried)) + _kakan_swaps(best)
-    named_only = set(_clear_called_swaps(best, set(tried)))
+    doubtful = set(tried)
+    swaps = _called_tile_swaps(best, doubtful) + _kakan_swaps(best)
+    named_only = set(_clear_called_swaps(best, doubtful))
     swaps += sorted(named_only - set(swaps))
     gap_tried = gap_doubts[: settings.MAX_DOUBTS_TRIED]
     changed: dict[str, list[int]] = {"doubtful_sideways": [], "doubtful_gap": []}
@@ -395,12 +396,12 @@ def _consequential_doubts(
                 if flip == "flip_sideways"
                 else settings.P_DOUBT_FLIP
             )
+            named = flips in named_only  # named and offered only: never chosen, no price cut
             if other.key() == best.key():
                 # The hand as judged, explained better turned (a tile no longer left
                 # unexplained): its reading at that price (SAME_HAND_TURNS), else the dearer
                 # reading as judged lets a set of turns giving another hand win on price.
                 # Gaps are left be: a gap turned changes how the layout reads, not the tiles.
-                named = flips in named_only  # named and offered only, never a price cut
                 if flip == "flip_sideways" and not named and _cheaper_same_hand(other, cost, best):
                     others.append(replace(other, penalty=other.penalty + cost))
                 continue
@@ -408,8 +409,8 @@ def _consequential_doubts(
             if other.penalty < best.penalty + settings.DOUBT_REACH:
                 changed[code].extend(d for d in flips if d not in changed[code])
                 penalty = other.penalty + cost
-                if flips in named_only:
-                    penalty = max(penalty, math.nextafter(best.penalty, math.inf))
+                if named:
+                    penalty = _never_chosen(penalty, best)
                 others.append(replace(other, penalty=penalty))
     if settings.SIDE_GAP_PAIRS:
         others += _side_gap_pairs(best, row, tried, gap_tried, changed)
@@ -454,12 +455,17 @@ def _side_gap_pairs(
             # Named, never chosen: let win where it read for less than the layout as judged,
             # the pair read one hand more right on the study seeds and one more wrong on the
             # check seeds.
-            penalty = max(other.penalty + cost, math.nextafter(best.penalty, math.inf))
-            out.append(replace(other, penalty=penalty))
+            out.append(replace(other, penalty=_never_chosen(other.penalty + cost, best)))
             for code, det in (("doubtful_sideways", side), ("doubtful_gap", gap)):
                 if det not in changed[code]:
                     changed[code].append(det)
     return out
+
+
+def _never_chosen(penalty: float, best: Grouping) -> float:
+    """A reading's price kept above the best reading's, so that it is offered and named but
+    never chosen over it."""
+    return max(penalty, math.nextafter(best.penalty, math.inf))
 
 
 def _cheaper_same_hand(other: Grouping, cost: float, best: Grouping) -> bool:
