@@ -259,3 +259,37 @@ def test_a_gap_among_the_concealed_tiles_names_the_winning_tile_read(
     assert off["hand"] == out["hand"]
     gap_off = next(w for w in off["warnings"] if w["code"] == "gap_in_concealed")
     assert gap_off["tiles"] == ["6p"] and "winning_tile_detection" not in gap_off
+
+
+def test_a_doubtful_gap_beside_the_winning_tile_names_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A doubtful gap that sets the winning tile read apart names that tile too, last and as
+    ``winning_tile_detection`` (DOUBTFUL_GAP_NAMES_WIN): taken the other way, another tile
+    may be the winning one. Here the winning tile read is the one read wrong; with the
+    setting off the reading is the same and the warning names the tile after the gap alone."""
+    data = json.loads((FIXTURES / "doubtful_gap_names_the_winning_tile_read.json").read_text())
+    want = data["expected"]["hand"]
+    out = group(data["request"])
+    assert out["hand"] != want, "reads right now: move it to the fixtures"
+    assert out["hand"]["win_tile"] == "4s" and want["win_tile"] == "8m"
+    gap = next(w for w in out["warnings"] if w["code"] == "doubtful_gap")
+    assert gap["tiles"] == ["7m", "4s"], data["about"]
+    assert gap["winning_tile_detection"] == gap["detections"][-1] == out["layout"]["win"]
+    monkeypatch.setattr(settings, "DOUBTFUL_GAP_NAMES_WIN", False)
+    off = group(data["request"])
+    assert off["hand"] == out["hand"]
+    gap_off = next(w for w in off["warnings"] if w["code"] == "doubtful_gap")
+    assert gap_off["tiles"] == ["7m"] and "winning_tile_detection" not in gap_off
+
+
+def test_a_doubtful_gap_away_from_the_winning_tile_names_only_its_own_tile() -> None:
+    """Only a doubtful gap beside the winning tile read names it: in this hand, read right,
+    the doubtful gap lies between the first two concealed tiles (7m 7m), far from the
+    winning tile, and its warning names the tile after it alone."""
+    data = json.loads((OUT / "diagonal_row_sideways_win_and_pon.json").read_text())
+    out = group(data["request"])
+    assert out["hand"] == data["expected"]["hand"]
+    gap = next(w for w in out["warnings"] if w["code"] == "doubtful_gap")
+    assert gap["tiles"] == ["7m"] and out["hand"]["win_tile"] == "4s"
+    assert "winning_tile_detection" not in gap

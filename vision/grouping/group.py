@@ -80,14 +80,31 @@ def _indicator_alternatives(best: Grouping) -> list[Grouping]:
     ]
 
 
-def _win_named_by_gaps(best: Grouping) -> list[GroupingWarning]:
-    """The best reading's warnings, a gap among the concealed tiles also naming the winning
-    tile read (:data:`GAP_NAMES_WIN`): such a gap is the mark that sets a winning tile apart,
+def _win_named_by_gaps(
+    warnings: Sequence[GroupingWarning], best: Grouping
+) -> list[GroupingWarning]:
+    """Warnings about the best reading, a gap among the concealed tiles also naming the winning
+    tile read (:data:`GAP_NAMES_WIN`), and so does a doubtful gap beside it
+    (:data:`DOUBTFUL_GAP_NAMES_WIN`): such a gap is the mark that sets a winning tile apart,
     so either it means nothing or the winning tile is another. Named only here, after the
     reading: the gap's own tiles steer the re-reading of doubts."""
-    if not settings.GAP_NAMES_WIN or best.win is None:
-        return list(best.warnings)
+    if best.win is None:
+        return list(warnings)
     win = best.win.det
+    beside = _beside_win(best)
+
+    def names_win(w: GroupingWarning) -> bool:
+        if win in w.detections:
+            return False
+        if w.code == "gap_in_concealed":
+            return settings.GAP_NAMES_WIN
+        # A doubtful gap is named by the tile after it in the reading's order.
+        return (
+            w.code == "doubtful_gap"
+            and settings.DOUBTFUL_GAP_NAMES_WIN
+            and any(d in beside for d in w.detections)
+        )
+
     return [
         replace(
             w,
@@ -95,10 +112,20 @@ def _win_named_by_gaps(best: Grouping) -> list[GroupingWarning]:
             detections=(*w.detections, win),
             extra=(*w.extra, ("winning_tile_detection", win)),
         )
-        if w.code == "gap_in_concealed" and win not in w.detections
+        if names_win(w)
         else w
-        for w in best.warnings
+        for w in warnings
     ]
+
+
+def _beside_win(best: Grouping) -> set[int]:
+    """The detections whose gap before them (in the reading's order) touches the winning
+    tile: the winning tile itself and the tile after it."""
+    dets = [t.det for t in best.order]
+    if best.win is None or best.win.det not in dets:
+        return set()
+    k = dets.index(best.win.det)
+    return set(dets[k : k + 2])
 
 
 def _group(detections: Sequence[Detection], *, width: float, height: float) -> GroupingResult:
@@ -219,7 +246,7 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         if g.key() not in seen:
             seen.add(g.key())
             alternatives.append(g)
-    warnings.extend(_win_named_by_gaps(best))
+    warnings.extend(_win_named_by_gaps(best.warnings, best))
     if settings.WARN_NO_DORA and not best.dora and best.hand() is not None:
         # A riichi table always shows a dora indicator: none read means it is out of the
         # photo or was not found (a tile with no box), and the score would count no dora.
@@ -243,7 +270,7 @@ def _group(detections: Sequence[Detection], *, width: float, height: float) -> G
         if g.key() not in seen:
             seen.add(g.key())
             alternatives.append(g)
-    warnings.extend(doubts)
+    warnings.extend(_win_named_by_gaps(doubts, best))
     warnings.extend(_count_warnings(dets, kept, set(hand_detections(best))))
     warnings.extend(_confidence_warnings(dets, best, extra_candidates))
     return GroupingResult(best, tuple(alternatives), tuple(warnings), names, tuple(rows))
