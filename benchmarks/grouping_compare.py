@@ -43,8 +43,10 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_grouping import (  # noqa: E402
     damage,
+    indicators_only_after_drop,
     names_the_problem,
     offered,
+    same_but_hidden_red_five,
     same_hand,
     without_dropped_indicators,
 )
@@ -146,6 +148,7 @@ def scene_result(
             "damaged_traceless": same_hand(
                 hurt.hand(), without_dropped_indicators(want, truth, dropped)
             ),
+            "damaged_after_drop": indicators_only_after_drop(hurt.hand(), want, truth, dropped),
         }
     return line
 
@@ -185,6 +188,8 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
         f"true boxes: {exact}/{n} exact ({100 * exact / max(n, 1):.2f}%), "
         f"{sum(_silent(x) for x in lines.values())} wrong without a warning"
     )
+    hidden_red = sum(same_but_hidden_red_five(x["got"], x["want"]) for x in lines.values())
+    yield f"  wrong hands right but for a closed kan's face-down red five: {hidden_red}"
     if all("named" in x for x in lines.values()):
         unnamed = sum(not x["named"] for x in lines.values())
         yield f"  wrong hands whose warnings do not name the problem: {unnamed}"
@@ -206,10 +211,14 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
         )
         if all("damaged_named" in x for x in hurt):
             unnamed = [x for x in hurt if not x["damaged_named"]]
+            after_drop = sum(
+                x.get("damaged_after_drop", False) and not x["damaged_traceless"] for x in unnamed
+            )
             yield (
                 f"  damaged wrong hands whose warnings do not name the problem: {len(unnamed)} "
                 f"({sum(x['damaged_traceless'] for x in unnamed)} of them only lack indicators "
-                "the damage dropped without a trace)"
+                "the damage dropped without a trace; "
+                f"{after_drop} more differ only in indicators where the damage dropped one)"
             )
 
 

@@ -145,3 +145,35 @@ def test_the_tiles_a_reading_gets_wrong_and_whether_a_warning_names_them() -> No
     assert bench.names_the_problem(short, right, dropped=[2])
     assert not bench.names_the_problem(short, right)
     assert not bench.names_the_problem(elsewhere, right, dropped=[2])
+
+
+def test_indicators_read_another_way_after_a_drop_are_counted_apart() -> None:
+    """A dora dropped, its ura alone above the hand reads as the dora: the hand is right but
+    for indicators, where the damage dropped one. Not so when nothing of the indicators was
+    dropped, or when the hand itself is read wrong."""
+    bench = _bench()
+    want = {**WANT, "dora_indicators": ["3m"], "ura_indicators": ["3p"]}
+    got = {**want, "dora_indicators": ["3p"], "ura_indicators": []}
+    assert bench.indicators_only_after_drop(got, want, TRUTH, [0])  # the 3m dora dropped
+    assert bench.without_dropped_indicators(want, TRUTH, [0]) != got  # not merely lacking it
+    assert not bench.indicators_only_after_drop(got, want, TRUTH, [2])  # a hand tile dropped
+    assert not bench.indicators_only_after_drop(got, want, TRUTH, [])
+    assert not bench.indicators_only_after_drop({**got, "win_tile": "2p"}, want, TRUTH, [0])
+    assert not bench.indicators_only_after_drop(None, want, TRUTH, [0])
+
+
+def test_a_closed_kans_face_down_red_five_is_counted_apart() -> None:
+    """A closed kan read 0555m where the truth is 5555m (or the other way) differs only in
+    a face-down tile's colour: counted apart, beside the exact figure. Any other difference,
+    or a red five read wrong in an open meld, is a plain misreading."""
+    bench = _bench()
+    want = {**WANT, "melds": [{"kind": "ankan", "tiles": "5555m", "from": None}]}
+    got = {**want, "melds": [{"kind": "ankan", "tiles": "0555m", "from": None}]}
+    assert bench.same_but_hidden_red_five(got, want)
+    assert bench.same_but_hidden_red_five(want, got)
+    assert not bench.same_but_hidden_red_five(want, want)  # right is not "wrong but for"
+    assert not bench.same_but_hidden_red_five({**got, "win_tile": "2p"}, want)
+    pon = {**want, "melds": [{"kind": "pon", "tiles": "555m", "from": "left"}]}
+    red_pon = {**want, "melds": [{"kind": "pon", "tiles": "055m", "from": "left"}]}
+    assert not bench.same_but_hidden_red_five(red_pon, pon)
+    assert not bench.same_but_hidden_red_five(None, want)
