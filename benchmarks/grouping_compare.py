@@ -188,8 +188,6 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
         f"true boxes: {exact}/{n} exact ({100 * exact / max(n, 1):.2f}%), "
         f"{sum(_silent(x) for x in lines.values())} wrong without a warning"
     )
-    hidden_red = sum(same_but_hidden_red_five(x["got"], x["want"]) for x in lines.values())
-    yield f"  wrong hands right but for a closed kan's face-down red five: {hidden_red}"
     if all("named" in x for x in lines.values()):
         unnamed = sum(not x["named"] for x in lines.values())
         yield f"  wrong hands whose warnings do not name the problem: {unnamed}"
@@ -200,6 +198,10 @@ def totals(lines: dict[str, dict[str, Any]]) -> Iterator[str]:
             f"  offered (chosen or an alternative): {n_offered}/{n} "
             f"({100 * n_offered / max(n, 1):.2f}%); alternatives on right hands: {extra}"
         )
+    hidden_red = sum(
+        same_but_hidden_red_five(x.get("got"), x["want"]) for x in lines.values() if "want" in x
+    )
+    yield f"  wrong hands right but for a closed kan's face-down red five: {hidden_red}"
     hurt = [x for x in lines.values() if "damaged_exact" in x]
     if hurt:
         wrong = [x for x in hurt if not x["damaged_exact"]]
