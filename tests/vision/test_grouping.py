@@ -447,13 +447,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     # the last tiles judged sideways are crowded: their doubts also read the pon of like tiles
     # ... and a winning tile after the melds, as it costs since P_WIN_AFTER_MELDS 0.8, reads
     # the pon's mismatched reading dearer too
-    # (and a closed hand with ura beside its dora: the ura's cost on readings with melds,
-    # P_OPEN_BESIDE_URA, also keeps the unlike pon out)
-    "standing_unlike_pon": {
-        "DOUBT_NEAR_STEP": 0,
-        "P_WIN_AFTER_MELDS": 0.3,
-        "P_OPEN_BESIDE_URA": 0.0,
-    },
+    "standing_unlike_pon": {"DOUBT_NEAR_STEP": 0, "P_WIN_AFTER_MELDS": 0.3},
     # a row near 45 degrees: its end tile's doubt (END_DOUBT_DIAGONAL) also reads it right
     "standing_cut_where_depth_changes_side": {"END_DOUBT_DIAGONAL": 0},
     # the two called tiles follow a gap: turned together by GAP_GROUP_CHAIN too

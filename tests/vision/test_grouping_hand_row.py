@@ -293,17 +293,3 @@ def test_a_doubtful_gap_away_from_the_winning_tile_names_only_its_own_tile() -> 
     gap = next(w for w in out["warnings"] if w["code"] == "doubtful_gap")
     assert gap["tiles"] == ["7m"] and out["hand"]["win_tile"] == "4s"
     assert "winning_tile_detection" not in gap
-
-
-def test_ura_beside_the_dora_speak_for_a_closed_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ura indicators are turned over only for a riichi winner, whose hand is closed: with
-    a run laid as ura beside the dora, a reading with called melds costs more
-    (P_OPEN_BESIDE_URA). Here perspective widens the right end's tiles until three look
-    sideways enough for a chi; without the cost the hand is read with that chi and no ura."""
-    data = json.loads((FIXTURES / "closed_hand_beside_ura_not_chi.json").read_text())
-    want = data["expected"]["hand"]
-    assert group(data["request"])["hand"] == want, data["about"]
-    monkeypatch.setattr(settings, "P_OPEN_BESIDE_URA", 0.0)
-    off = group(data["request"])["hand"]
-    assert off["melds"] == [{"kind": "chi", "tiles": "789p", "from": "left"}]
-    assert off["ura_indicators"] == []

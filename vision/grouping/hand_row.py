@@ -650,15 +650,12 @@ def _read_row(
                 hand_bands, hand_warn, hand_others = bands, band_warn, band_others
                 upright_pen, upright_warn = _stack_on_upright(parse.melds, on_upright, stacks)
                 open_hand = any(m.kind != "ankan" for m in parse.melds)
-                ura_pen = 0.0
                 if len(bands) > 1 and open_hand and settings.URA_NEEDS_CLOSED_HAND:
                     # Ura indicators are turned over only for a riichi winner, whose hand
                     # is closed: beside an open hand they are something else.
                     if open_bands is None:
                         open_bands = _indicator_bands(geo, dets, others, up, ura_allowed=False)
                     hand_bands, hand_warn, hand_others = open_bands
-                    # ... and a run that reads as ura speaks for a closed hand.
-                    ura_pen = settings.P_OPEN_BESIDE_URA
                 dora, ura = _dora_ura(hand_bands)
                 candidates.append(
                     Grouping(
@@ -669,7 +666,7 @@ def _read_row(
                         dora=dora,
                         ura=ura,
                         other_indicators=tuple(_dora_ura(b) for b in hand_others),
-                        penalty=parse.penalty + side_pen + upright_pen + ura_pen,
+                        penalty=parse.penalty + side_pen + upright_pen,
                         reading=reading,
                         warnings=(
                             *parse.warnings,

@@ -312,14 +312,6 @@ URA_PAIR_ALONE_STEP = 1.3
 #: kans aside): beside a hand with called melds, no run is read as ura.
 URA_NEEDS_CLOSED_HAND = True
 
-#: What a reading of the hand with called melds costs when the indicators read with ura
-#: allowed find ura beside the dora: ura are turned over only for a riichi winner, whose
-#: hand is closed, so a run laid like them speaks against the melds (about one unexplained
-#: sideways tile's cost). True boxes, study seeds 1001-1016: 1.0 +1 -0, 2.0 +2 -0, 3.0 +3 -0
-#: (1002/135, 1006/280, 1011/15); check seeds 770013-16 at 3.0 +0 -0 from true boxes,
-#: damaged +8 -0 (2.0: +6 -0). 0: off.
-P_OPEN_BESIDE_URA = 3.0
-
 #: Ura beside the dora: centre distance (tile widths) from the last dora to the first ura
 #: below which the two runs could be split differently.
 URA_BESIDE_CLEAR = 1.6
