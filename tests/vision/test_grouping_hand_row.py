@@ -237,50 +237,43 @@ def test_a_clear_called_tile_among_doubtful_ones_is_named(
     assert want not in [a["hand"] for a in off["alternatives"]]
 
 
-def test_a_gap_among_the_concealed_tiles_names_the_winning_tile_read(
+@pytest.mark.parametrize(
+    ("name", "code", "setting", "wins", "named"),
+    [
+        # A gap left among the concealed tiles is the mark that sets a winning tile apart.
+        ("gap_names_the_winning_tile_read", "gap_in_concealed", "GAP_NAMES_WIN", ("6m", "1z"),
+         ["6p", "6m"]),
+        # A doubtful gap beside the winning tile read sets it apart if it is a gap at all.
+        ("doubtful_gap_names_the_winning_tile_read", "doubtful_gap", "DOUBTFUL_GAP_NAMES_WIN",
+         ("4s", "8m"), ["7m", "4s"]),
+    ],
+)  # fmt: skip
+def test_a_gap_that_sets_the_winning_tile_apart_names_it(
+    name: str,
+    code: str,
+    setting: str,
+    wins: tuple[str, str],
+    named: list[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A gap left among the concealed tiles is the mark that sets a winning tile apart: the
-    ``gap_in_concealed`` warning names the winning tile read too, last, and as
-    ``winning_tile_detection`` (GAP_NAMES_WIN). Here that tile is the one read wrong; the
-    reading itself is the same with the setting off, and the warning then names the gap
+    """The gap's warning names the winning tile read too, last, and as
+    ``winning_tile_detection`` (GAP_NAMES_WIN, DOUBTFUL_GAP_NAMES_WIN): taken the other way,
+    another tile may be the winning one. Here that tile is the one read wrong; the reading
+    itself is the same with the setting off, and the warning then names the gap's tile
     alone."""
-    data = json.loads((FIXTURES / "gap_names_the_winning_tile_read.json").read_text())
+    data = json.loads((FIXTURES / f"{name}.json").read_text())
     want = data["expected"]["hand"]
     out = group(data["request"])
     assert out["hand"] != want, "reads right now: move it to the fixtures"
-    assert out["hand"]["win_tile"] == "6m" and want["win_tile"] == "1z"
-    gap = next(w for w in out["warnings"] if w["code"] == "gap_in_concealed")
-    assert gap["tiles"] == ["6p", "6m"], data["about"]
-    assert gap["winning_tile_detection"] == gap["detections"][-1]
-    assert out["layout"]["win"] == gap["detections"][-1]
-    monkeypatch.setattr(settings, "GAP_NAMES_WIN", False)
-    off = group(data["request"])
-    assert off["hand"] == out["hand"]
-    gap_off = next(w for w in off["warnings"] if w["code"] == "gap_in_concealed")
-    assert gap_off["tiles"] == ["6p"] and "winning_tile_detection" not in gap_off
-
-
-def test_a_doubtful_gap_beside_the_winning_tile_names_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A doubtful gap that sets the winning tile read apart names that tile too, last and as
-    ``winning_tile_detection`` (DOUBTFUL_GAP_NAMES_WIN): taken the other way, another tile
-    may be the winning one. Here the winning tile read is the one read wrong; with the
-    setting off the reading is the same and the warning names the tile after the gap alone."""
-    data = json.loads((FIXTURES / "doubtful_gap_names_the_winning_tile_read.json").read_text())
-    want = data["expected"]["hand"]
-    out = group(data["request"])
-    assert out["hand"] != want, "reads right now: move it to the fixtures"
-    assert out["hand"]["win_tile"] == "4s" and want["win_tile"] == "8m"
-    gap = next(w for w in out["warnings"] if w["code"] == "doubtful_gap")
-    assert gap["tiles"] == ["7m", "4s"], data["about"]
+    assert (out["hand"]["win_tile"], want["win_tile"]) == wins
+    gap = next(w for w in out["warnings"] if w["code"] == code)
+    assert gap["tiles"] == named, data["about"]
     assert gap["winning_tile_detection"] == gap["detections"][-1] == out["layout"]["win"]
-    monkeypatch.setattr(settings, "DOUBTFUL_GAP_NAMES_WIN", False)
+    monkeypatch.setattr(settings, setting, False)
     off = group(data["request"])
     assert off["hand"] == out["hand"]
-    gap_off = next(w for w in off["warnings"] if w["code"] == "doubtful_gap")
-    assert gap_off["tiles"] == ["7m"] and "winning_tile_detection" not in gap_off
+    gap_off = next(w for w in off["warnings"] if w["code"] == code)
+    assert gap_off["tiles"] == named[:-1] and "winning_tile_detection" not in gap_off
 
 
 def test_a_doubtful_gap_away_from_the_winning_tile_names_only_its_own_tile() -> None:
