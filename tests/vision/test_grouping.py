@@ -547,6 +547,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("chis_side_view_called_tiles_by_near_edge", "EDGE_FLIP", 0.4),
         ("closed_hand_win_tile_apart_not_after_chi", "P_WIN_AFTER_MELDS", 0.3),
         ("closed_kan_back_claimed_by_wall", "FACE_DOWN_FILL", 0),
+        ("diagonal_row_doubts_of_both_readings", "DIAGONAL_DOUBTS_BOTH", False),
+        ("diagonal_row_win_tile_apart_not_sideways_before_it", "END_DOUBT_DIAGONAL_NEXT", False),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

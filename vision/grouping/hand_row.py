@@ -680,4 +680,12 @@ def _read_row(
                     )
                 )
     best_reading = min(candidates, key=lambda g: g.penalty).reading if candidates else 1
-    return candidates, geos[best_reading], warnings
+    geo = geos[best_reading]
+    if settings.DIAGONAL_DOUBTS_BOTH and not first.conditioned and -best_reading in geos:
+        # Near 45 degrees each reading direction judges the row again (the player's side
+        # prices the sideways tiles): a tile the other direction judged near its threshold is
+        # as doubtful, and its turn may be what that direction's reading needs.
+        mine = set(geo.doubtful_sideways)
+        more = tuple(d for d in geos[-best_reading].doubtful_sideways if d not in mine)
+        geo = replace(geo, doubtful_sideways=(*geo.doubtful_sideways, *more))
+    return candidates, geo, warnings

@@ -110,6 +110,15 @@ def _row_geometry(
         ends |= set(np.nonzero(_crowded_sideways(pos, judged))[0].tolist())
     else:
         ends = _doubtful_ends(margin, settings.END_DOUBT_DIAGONAL)
+        if settings.END_DOUBT_DIAGONAL_NEXT and len(pos) >= 6:
+            # The winning tile's gap is one wide step at an end, which the spacing can also
+            # explain by the tile before it lying sideways (a sideways tile widens both its
+            # steps): that tile, judged sideways within the same margin, is a doubt too.
+            ends |= {
+                k
+                for k in (1, len(pos) - 2)
+                if judged[k] and abs(margin[k]) < settings.END_DOUBT_DIAGONAL
+            }
     doubtful = tuple(
         members[k]
         for k in sorted(range(len(members)), key=lambda k: 0.0 if k in ends else abs(margin[k]))

@@ -59,6 +59,21 @@ END_DOUBT_MARGIN = 0.4
 #: the spacing judgement (:func:`row_geometry._doubtful_ends`; 0: off).
 END_DOUBT_DIAGONAL = 0.6
 
+#: ... and the tile next to each end, judged sideways within that margin: a winning tile's
+#: gap is one wide step at the row's end, which the spacing can also explain by the tile
+#: before it lying sideways (study seed 1014, scene 308: a closed hand read as a pon whose
+#: last tile is the winning tile; with DIAGONAL_DOUBTS_BOTH only). False: off.
+END_DOUBT_DIAGONAL_NEXT = True
+
+#: A row near 45 degrees is judged again for each reading direction (the player's side
+#: prices the sideways tiles); it carries the doubtful sideways judgements of both, not only
+#: the best direction's: the other direction's reading may need exactly that tile turned
+#: (study seeds 1013/136, 1014/268: melds read as concealed tiles the other way round).
+#: With END_DOUBT_DIAGONAL_NEXT, study seeds 1001-1016 true boxes +3 -0, damaged +9 -2;
+#: check seeds 770013-16 true +0 -0, damaged +1 -1; nothing new silent. False: the best
+#: direction's only.
+DIAGONAL_DOUBTS_BOTH = True
+
 #: A hand read with no dora indicator beside it is warned (``no_dora_indicator``): a riichi
 #: table always shows one, so none read is a photo that leaves it out or a tile not found
 #: (the reporting sets' only silent wrong hands, on damaged boxes and on the photo path,
