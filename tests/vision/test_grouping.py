@@ -437,6 +437,8 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         "WIDE_GAP": float("inf"),
     },
     "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
+    # ... and the end tiles turned together for a reading that leaves a meld out of place
+    "closed_hand_widened_end_tiles_re_read_together": {"MAX_FLIPS": 4},
     # ... and the chi's sideways tile turned with its first (CHI_FIRST_SWAP) reads it too
     "chi_called_tiles_misjudged": {"MAX_FLIPS": 4, "CHI_FIRST_SWAP": False},
     # two called tiles turned together: the search stays on, the offsets' say in it is off
@@ -549,6 +551,13 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("closed_kan_back_claimed_by_wall", "FACE_DOWN_FILL", 0),
         ("diagonal_row_doubts_of_both_readings", "DIAGONAL_DOUBTS_BOTH", False),
         ("diagonal_row_win_tile_apart_not_sideways_before_it", "END_DOUBT_DIAGONAL_NEXT", False),
+        (
+            "closed_hand_widened_end_tiles_re_read_together",
+            "FLIP_WHEN",
+            frozenset(
+                {"gap_in_concealed", "no_winning_tile", "unexpected_sideways", "chi_not_from_left"}
+            ),
+        ),
     ],
 )
 def test_each_fix_is_what_reads_its_fixture(

@@ -730,9 +730,20 @@ KEEP_CHEAPER_TURNS = True
 SAME_HAND_TURNS = True
 
 #: Doubts are re-read together only when the reading as judged leaves one of these: tiles
-#: out of place, or a chi called from the wrong player (its sideways tile misjudged).
+#: out of place, or a chi called from the wrong player (its sideways tile misjudged). A gap
+#: inside a meld and a winning tile after the melds are out of place too (study seed 1002,
+#: scene 135: two neighbours near a closed hand's end, widened by perspective, read as a
+#: chi's called tile and the winning tile after it; both turned upright, it reads closed):
+#: study seeds 1001-1016 true boxes +1 -0, check seeds 770013-16 +0 -0, damaged +1 -0.
 FLIP_WHEN = frozenset(
-    {"gap_in_concealed", "no_winning_tile", "unexpected_sideways", "chi_not_from_left"}
+    {
+        "gap_in_concealed",
+        "no_winning_tile",
+        "unexpected_sideways",
+        "chi_not_from_left",
+        "gap_in_meld",
+        "win_after_melds",
+    }
 )
 
 #: Other parses within this penalty of the best are returned as alternatives.
