@@ -439,6 +439,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
     "three_called_tiles_none_a_pair": {"MAX_FLIPS": 4},
     # ... and the end tiles turned together for a reading that leaves a meld out of place
     "closed_hand_widened_end_tiles_re_read_together": {"MAX_FLIPS": 4},
+    "melds_misread_with_mismatch_re_read_together": {"MAX_FLIPS": 4},
     # ... and the chi's sideways tile turned with its first (CHI_FIRST_SWAP) reads it too
     "chi_called_tiles_misjudged": {"MAX_FLIPS": 4, "CHI_FIRST_SWAP": False},
     # two called tiles turned together: the search stays on, the offsets' say in it is off
@@ -556,6 +557,20 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
             "FLIP_WHEN",
             frozenset(
                 {"gap_in_concealed", "no_winning_tile", "unexpected_sideways", "chi_not_from_left"}
+            ),
+        ),
+        (
+            "melds_misread_with_mismatch_re_read_together",
+            "FLIP_WHEN",
+            frozenset(
+                {
+                    "gap_in_concealed",
+                    "no_winning_tile",
+                    "unexpected_sideways",
+                    "chi_not_from_left",
+                    "gap_in_meld",
+                    "win_after_melds",
+                }
             ),
         ),
     ],
