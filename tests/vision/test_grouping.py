@@ -14,6 +14,7 @@ from tests.vision.grouping_fixtures import OUT as FIXTURES
 from tests.vision.grouping_layout import lay_out, to_detections
 from vision.api import group
 from vision.grouping import Detection, group_detections
+from vision.grouping import settings as grouping_settings
 
 
 def _codes(out: dict[str, Any]) -> list[str]:
@@ -562,16 +563,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         (
             "melds_misread_with_mismatch_re_read_together",
             "FLIP_WHEN",
-            frozenset(
-                {
-                    "gap_in_concealed",
-                    "no_winning_tile",
-                    "unexpected_sideways",
-                    "chi_not_from_left",
-                    "gap_in_meld",
-                    "win_after_melds",
-                }
-            ),
+            grouping_settings.FLIP_WHEN - {"meld_mismatch"},
         ),
     ],
 )
