@@ -556,9 +556,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         (
             "closed_hand_widened_end_tiles_re_read_together",
             "FLIP_WHEN",
-            frozenset(
-                {"gap_in_concealed", "no_winning_tile", "unexpected_sideways", "chi_not_from_left"}
-            ),
+            grouping_settings.FLIP_WHEN - {"gap_in_meld", "win_after_melds", "meld_mismatch"},
         ),
         (
             "melds_misread_with_mismatch_re_read_together",

@@ -681,7 +681,7 @@ def _read_row(
                 )
     best_reading = min(candidates, key=lambda g: g.penalty).reading if candidates else 1
     geo = geos[best_reading]
-    if settings.DIAGONAL_DOUBTS_BOTH and not first.conditioned and -best_reading in geos:
+    if settings.DIAGONAL_DOUBTS_BOTH and not first.conditioned:
         # Near 45 degrees each reading direction judges the row again (the player's side
         # prices the sideways tiles): a tile the other direction judged near its threshold is
         # as doubtful, and its turn may be what that direction's reading needs.

@@ -110,15 +110,11 @@ def _row_geometry(
         ends |= set(np.nonzero(_crowded_sideways(pos, judged))[0].tolist())
     else:
         ends = _doubtful_ends(margin, settings.END_DOUBT_DIAGONAL)
-        if settings.END_DOUBT_DIAGONAL_NEXT and len(pos) >= 6:
+        if settings.END_DOUBT_DIAGONAL_NEXT:
             # The winning tile's gap is one wide step at an end, which the spacing can also
             # explain by the tile before it lying sideways (a sideways tile widens both its
             # steps): that tile, judged sideways within the same margin, is a doubt too.
-            ends |= {
-                k
-                for k in (1, len(pos) - 2)
-                if judged[k] and abs(margin[k]) < settings.END_DOUBT_DIAGONAL
-            }
+            ends |= _doubtful_ends(margin, settings.END_DOUBT_DIAGONAL, judged, inset=1)
     doubtful = tuple(
         members[k]
         for k in sorted(range(len(members)), key=lambda k: 0.0 if k in ends else abs(margin[k]))
@@ -185,9 +181,12 @@ def _far_side(direction: tuple[float, float], reading: int) -> np.ndarray:
     return np.array([rd[1], -rd[0]])
 
 
-def _doubtful_ends(margin: np.ndarray, within: float, judged: np.ndarray | None = None) -> set[int]:
+def _doubtful_ends(
+    margin: np.ndarray, within: float, judged: np.ndarray | None = None, inset: int = 0
+) -> set[int]:
     """The row's end tiles within ``within`` of the sideways judgement's margin (only those
-    judged sideways, when ``judged`` is given): doubts, re-read the other way.
+    judged sideways, when ``judged`` is given): doubts, re-read the other way. ``inset``: the
+    tiles that many places in from each end instead (1: the tile next to each end).
 
     - A row well conditioned, its end tiles judged sideways within :data:`END_DOUBT_MARGIN`:
       one end begins the hand, always with a concealed tile (on the truth hand rows of the
@@ -207,11 +206,18 @@ def _doubtful_ends(margin: np.ndarray, within: float, judged: np.ndarray | None 
     [0]
     >>> sorted(_doubtful_ends(np.r_[0.5, [-1.0] * 5, -0.2], 0.6))
     [0, 6]
+    >>> side = np.array([0, 1, 0, 0, 0, 0, 1], bool)
+    >>> sorted(_doubtful_ends(np.r_[-1.0, 0.3, [-1.0] * 4, 0.2], 0.6, side, inset=1))
+    [1]
     """
     n = len(margin)
     if n < 6 or not within:
         return set()
-    return {k for k in (0, n - 1) if (judged is None or judged[k]) and abs(margin[k]) < within}
+    return {
+        k
+        for k in (inset, n - 1 - inset)
+        if (judged is None or judged[k]) and abs(margin[k]) < within
+    }
 
 
 def _judge_section(
