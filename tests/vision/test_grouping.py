@@ -515,6 +515,7 @@ ALSO_OFF: dict[str, dict[str, Any]] = {
         ("open_hand_no_ura", "URA_NEEDS_CLOSED_HAND", False),
         ("tile_of_another_kind_beyond_chi", "KAKAN_SAME_KIND", False),
         ("dora_under_river_apart", "RIVER_PITCH_SPREAD", 1.6),
+        ("river_rows_of_five_last_row_not_dora", "RIVER_EQUAL_ROWS", False),
         ("discard_beyond_wall_not_dora", "WALL_TILES", 99),
         ("ura_beside_dora_past_hand_end", "RUN_BEYOND", 0.0),
         ("called_tiles_among_many_doubts", "FLIP_POOL", 6),

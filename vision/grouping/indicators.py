@@ -566,9 +566,16 @@ def _indicator_bands(
             return False
         if nxt.rise_px - run.rise_px > settings.RIVER_END_RISE * run.depth_px:
             return False  # a clear space between them: the river's rows touch
-        if len(nxt.face_up) <= settings.MAX_INDICATORS and not river_end(nxt):
-            return False
         top = row_above(nxt)
+        # Two rows as long as each other over it, at one spacing (checked below): a river
+        # whose rows show only so many tiles (the rest hidden or cut off), not indicators
+        # (RIVER_EQUAL_ROWS): the run cannot be dora under as many ura. Rows growing away
+        # from the hand are no river's (only its last row is short).
+        equal_rows = (
+            settings.RIVER_EQUAL_ROWS and top is not None and len(top.face_up) == len(nxt.face_up)
+        )
+        if len(nxt.face_up) <= settings.MAX_INDICATORS and not river_end(nxt) and not equal_rows:
+            return False
         if top is not None and len(top.face_up) >= len(nxt.face_up):
             rise = nxt.height - run.height
             return (

@@ -466,6 +466,14 @@ RIVER_PITCH_SPREAD = 1.4
 
 RIVER_PITCH_NOISE = 0.05
 
+#: A short run under two rows as long as each other (longer than it), all three at one
+#: spacing and starting together, is a river's last row: the river's rows show only so many
+#: tiles (the rest hidden or cut off), and a run under two equal rows cannot be dora under as
+#: many ura. Rows growing away from the hand are no river's (only its last row is short).
+#: Study 1006/173 (rows of five: a lone discard read as the dora). False: the row above must
+#: itself end a river (a longer row over it).
+RIVER_EQUAL_ROWS = True
+
 #: A river's rows touch: its short last row lies about one of its tiles' own depth below the
 #: row above it (centre to centre, across the table; the box depth, which also shows the
 #: tile's side, is at least that step). A short run further below the row above than this
