@@ -470,8 +470,9 @@ RIVER_PITCH_NOISE = 0.05
 #: spacing and starting together, is a river's last row: the river's rows show only so many
 #: tiles (the rest hidden or cut off), and a run under two equal rows cannot be dora under as
 #: many ura. Rows growing away from the hand are no river's (only its last row is short).
-#: Study 1006/173 (rows of five: a lone discard read as the dora). False: the row above must
-#: itself end a river (a longer row over it).
+#: Study seeds 1001-1016 +2 -0 (1006/173, rows of five, and 1016/426, rows of three: a lone
+#: discard read as the dora), damaged +1 -0; check seeds and the reporting sets unchanged.
+#: False: the row above must itself end a river (a longer row over it).
 RIVER_EQUAL_ROWS = True
 
 #: A river's rows touch: its short last row lies about one of its tiles' own depth below the
