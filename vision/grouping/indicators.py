@@ -574,7 +574,7 @@ def _indicator_bands(
         equal_rows = (
             settings.RIVER_EQUAL_ROWS and top is not None and len(top.face_up) == len(nxt.face_up)
         )
-        if len(nxt.face_up) <= settings.MAX_INDICATORS and not river_end(nxt) and not equal_rows:
+        if len(nxt.face_up) <= settings.MAX_INDICATORS and not equal_rows and not river_end(nxt):
             return False
         if top is not None and len(top.face_up) >= len(nxt.face_up):
             rise = nxt.height - run.height

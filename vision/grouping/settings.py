@@ -743,10 +743,11 @@ SAME_HAND_TURNS = True
 #: inside a meld and a winning tile after the melds are out of place too (study seed 1002,
 #: scene 135: two neighbours near a closed hand's end, widened by perspective, read as a
 #: chi's called tile and the winning tile after it; both turned upright, it reads closed):
-#: study seeds 1001-1016 true boxes +1 -0, check seeds 770013-16 +0 -0, damaged +1 -0. So
-#: is a meld that matches no meld (study 1002/173: the four concealed tiles, of two kinds,
-#: read as a kan and the three calls as concealed tiles; re-read together, the calls read as
-#: laid): study true +1 -0, check +0 -0 (true and damaged), the reporting sets unchanged.
+#: study seeds 1001-1016 true boxes +1 -0 (damaged +5 -1), check seeds 770013-16 +0 -0
+#: (damaged +1 -0). So is a meld that matches no meld (study 1002/173: the four concealed
+#: tiles, of two kinds, read as a kan and the three calls as concealed tiles; re-read
+#: together, the calls read as laid): study true +1 -0, check +0 -0 (true and damaged), the
+#: reporting sets unchanged.
 FLIP_WHEN = frozenset(
     {
         "gap_in_concealed",
